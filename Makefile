@@ -1,0 +1,48 @@
+# `make run` and `make test` set up whatever is missing first (idempotent), then act.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+APT_PACKAGES := libenchant-2-2 hunspell-en-us hunspell-en-gb hunspell-fr hunspell-de-de-frami
+STAMP := $(VENV)/.installed
+
+.PHONY: run test setup system-packages lint clean bench
+
+run: setup
+	$(BIN)/python -m bot
+
+test: setup
+	$(BIN)/ruff check bot cogs tests bench
+	$(BIN)/ruff format --check bot cogs tests bench
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -q
+
+lint: setup
+	$(BIN)/ruff check bot cogs tests bench
+	$(BIN)/mypy
+
+bench: setup
+	@for f in bench/bench_*.py; do $(BIN)/python $$f || exit 1; done
+
+setup: system-packages $(STAMP)
+
+# apt only when a package is missing; through sudo when not root.
+system-packages:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing system packages:$$missing"; \
+	  if [ "$$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
