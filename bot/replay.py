@@ -59,15 +59,17 @@ def run_scenario(scenario: dict[str, Any]) -> dict[str, Any]:
         raise ScenarioError(f"cannot start the game: {exc.message}") from exc
     known = _action_names(game)
     rejected = []
+    version = 0  # applied actions so far, as in live play: it seeds the chance outcomes
     for index, action in enumerate(actions):
         if known is not None and action["do"] not in known:
             raise ScenarioError(f"action {index}: unknown action {action['do']!r}")
         try:
-            _, applied = step(game, state, seed, index, action)
+            _, applied = step(game, state, seed, version, action)
         except GameError as exc:
             rejected.append({"index": index, "error": exc.code, "message": exc.message})
             continue
         state = applied.state
+        version += 1
     output = {"game": name, "players": players, **game.replay_output(state)}
     output["rejected"] = rejected
     return output

@@ -1,0 +1,66 @@
+"""Settings from the environment and an optional `.env` file (documented in .env.example)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotenv import load_dotenv
+
+LANGUAGES = ("en", "fr", "de")
+
+
+class SettingsError(ValueError):
+    """A setting is present but unusable."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str | None
+    database_path: Path
+    dev_guild_id: int | None
+    default_language: str
+    log_level: str
+    lobby_minutes: float
+    application_id: int | None
+
+    @classmethod
+    def from_env(cls, env_file: str | Path | None = ".env") -> Settings:
+        """Read the environment; values already set win over those in the .env file."""
+        if env_file is not None and Path(env_file).is_file():
+            load_dotenv(env_file, override=False)
+        language = os.environ.get("DEFAULT_LANGUAGE", "en").strip().lower() or "en"
+        if language not in LANGUAGES:
+            raise SettingsError(f"DEFAULT_LANGUAGE must be one of {', '.join(LANGUAGES)}, not {language!r}")
+        return cls(
+            token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
+            database_path=Path(os.environ.get("DATABASE_PATH", "data/bot.db")),
+            dev_guild_id=_optional_int("DEV_GUILD_ID"),
+            default_language=language,
+            log_level=os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
+            lobby_minutes=_positive_float("LOBBY_MINUTES", 15.0),
+            application_id=_optional_int("DISCORD_APPLICATION_ID"),
+        )
+
+
+def _optional_int(name: str) -> int | None:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit():
+        raise SettingsError(f"{name} must be a number (a Discord id), not {raw!r}")
+    return int(raw)
+
+
+def _positive_float(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number, not {raw!r}") from None
+    if value <= 0:
+        raise SettingsError(f"{name} must be positive, not {raw!r}")
+    return value

@@ -1,0 +1,67 @@
+"""The SQLite store: one connection, numbered migrations, repositories that own all SQL."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from bot.store.database import Database, SchemaTooNew, Transaction
+from bot.store.repositories import (
+    ActionRecord,
+    Actions,
+    ChannelTaken,
+    GuildSettings,
+    LeaderboardRow,
+    Meta,
+    Profile,
+    Profiles,
+    ResultRow,
+    Results,
+    SessionRecord,
+    Sessions,
+    UsedWordRecord,
+    UsedWords,
+    VoteRecord,
+    Votes,
+)
+
+__all__ = [
+    "ActionRecord",
+    "ChannelTaken",
+    "Database",
+    "LeaderboardRow",
+    "Profile",
+    "ResultRow",
+    "SchemaTooNew",
+    "SessionRecord",
+    "Store",
+    "Transaction",
+    "UsedWordRecord",
+    "VoteRecord",
+]
+
+
+class Store:
+    """The database and its repositories."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.sessions = Sessions(db)
+        self.actions = Actions(db)
+        self.used_words = UsedWords(db)
+        self.votes = Votes(db)
+        self.results = Results(db)
+        self.profiles = Profiles(db)
+        self.guild_settings = GuildSettings(db)
+        self.meta = Meta(db)
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Store:
+        return cls(await Database.open(path))
+
+    def transaction(self) -> AsyncIterator[Transaction]:
+        return self.db.transaction()  # type: ignore[return-value]
+
+    async def close(self) -> None:
+        await self.db.close()

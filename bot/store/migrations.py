@@ -1,0 +1,113 @@
+"""Numbered schema migrations; the database's `PRAGMA user_version` is the number applied."""
+
+from __future__ import annotations
+
+# Append only: never edit a migration that has shipped; add the next one.
+MIGRATIONS: list[str] = [
+    # 1: sessions, their action log, used words, votes, results, profiles, guild settings, meta
+    """
+    CREATE TABLE sessions (
+        id          INTEGER PRIMARY KEY,
+        guild_id    INTEGER NOT NULL,
+        channel_id  INTEGER NOT NULL,
+        game        TEXT NOT NULL,
+        status      TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'cancelled')),
+        host_id     TEXT NOT NULL,
+        players     TEXT NOT NULL DEFAULT '[]',
+        options     TEXT NOT NULL DEFAULT '{}',
+        seed        INTEGER NOT NULL,
+        setup       TEXT NOT NULL DEFAULT '{}',
+        snapshot    TEXT,
+        version     INTEGER NOT NULL DEFAULT 0,
+        timers      TEXT NOT NULL DEFAULT '{}',
+        message_id  INTEGER,
+        created_at  REAL NOT NULL,
+        updated_at  REAL NOT NULL
+    );
+    -- One open game per channel.
+    CREATE UNIQUE INDEX sessions_one_open_per_channel ON sessions (channel_id)
+        WHERE status IN ('lobby', 'active');
+    CREATE INDEX sessions_by_status ON sessions (status);
+
+    CREATE TABLE actions (
+        id              INTEGER PRIMARY KEY,
+        session_id      INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        version         INTEGER NOT NULL,
+        interaction_id  TEXT,
+        player          TEXT,
+        action          TEXT NOT NULL,
+        events          TEXT NOT NULL DEFAULT '[]',
+        created_at      REAL NOT NULL,
+        UNIQUE (session_id, version),
+        UNIQUE (session_id, interaction_id)
+    );
+
+    CREATE TABLE used_words (
+        id          INTEGER PRIMARY KEY,
+        session_id  INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        round       INTEGER NOT NULL,
+        player      TEXT NOT NULL,
+        word        TEXT NOT NULL,
+        lemma_key   TEXT NOT NULL,
+        UNIQUE (session_id, round, player, word)
+    );
+    CREATE INDEX used_words_by_lemma ON used_words (session_id, lemma_key);
+
+    CREATE TABLE votes (
+        id          INTEGER PRIMARY KEY,
+        session_id  INTEGER REFERENCES sessions (id) ON DELETE CASCADE,
+        channel_id  INTEGER NOT NULL,
+        message_id  INTEGER,
+        kind        TEXT NOT NULL,
+        question    TEXT NOT NULL,
+        eligible    TEXT NOT NULL,
+        deadline    REAL NOT NULL,
+        status      TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'closed')),
+        result      TEXT CHECK (result IN ('yes', 'no', 'tie')),
+        payload     TEXT NOT NULL DEFAULT '{}',
+        created_at  REAL NOT NULL
+    );
+    CREATE INDEX votes_open ON votes (status);
+
+    CREATE TABLE ballots (
+        vote_id  INTEGER NOT NULL REFERENCES votes (id) ON DELETE CASCADE,
+        voter    TEXT NOT NULL,
+        yes      INTEGER NOT NULL CHECK (yes IN (0, 1)),
+        cast_at  REAL NOT NULL,
+        PRIMARY KEY (vote_id, voter)
+    );
+
+    CREATE TABLE results (
+        session_id   INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        guild_id     INTEGER NOT NULL,
+        game         TEXT NOT NULL,
+        user_id      TEXT NOT NULL,
+        score        INTEGER NOT NULL,
+        rank         INTEGER NOT NULL,
+        won          INTEGER NOT NULL CHECK (won IN (0, 1)),
+        finished_at  REAL NOT NULL,
+        PRIMARY KEY (session_id, user_id)
+    );
+    CREATE INDEX results_by_board ON results (guild_id, game);
+
+    CREATE TABLE profiles (
+        user_id      TEXT PRIMARY KEY,
+        birth_month  INTEGER CHECK (birth_month BETWEEN 1 AND 12),
+        birth_day    INTEGER CHECK (birth_day BETWEEN 1 AND 31),
+        language     TEXT,
+        updated_at   REAL NOT NULL
+    );
+
+    CREATE TABLE guild_settings (
+        guild_id    INTEGER PRIMARY KEY,
+        language    TEXT NOT NULL DEFAULT 'en',
+        settings    TEXT NOT NULL DEFAULT '{}',
+        updated_at  REAL NOT NULL
+    );
+
+    CREATE TABLE meta (
+        key    TEXT PRIMARY KEY,
+        value  TEXT NOT NULL
+    );
+    """,
+]
