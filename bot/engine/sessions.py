@@ -253,7 +253,9 @@ class SessionManager:
         async with self.store.transaction() as tx:
             await self.store.actions.append(
                 tx,
-                ActionRecord(session_id, record.version, interaction_id, player, complete, applied.events, now),
+                ActionRecord(
+                    session_id, record.version, interaction_id, player, complete, applied.events, now
+                ),
             )
             if applied.used_words:
                 await self.store.used_words.add(
@@ -316,7 +318,9 @@ class SessionManager:
     @staticmethod
     def _require_lobby(record: SessionRecord) -> None:
         if record.status != "lobby":
-            raise WrongPhase("This lobby is closed." if not record.is_open else "The game has already started.")
+            raise WrongPhase(
+                "This lobby is closed." if not record.is_open else "The game has already started."
+            )
 
     async def _load(self, session_id: int) -> _Loaded:
         loaded = self._loaded.get(session_id)

@@ -13,6 +13,11 @@ GAME_PACKAGES = {
     "topwords": "bot.games.topwords",
 }
 
+GAME_TITLES = {
+    "topstop": "Top Stop",
+    "topwords": "TopWords",
+}
+
 
 def make_game(name: str, words: Any) -> Game:
     """The rules object of the game called `name`; KeyError for an unknown game."""

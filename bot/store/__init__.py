@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
 from bot.store.database import Database, SchemaTooNew, Transaction
@@ -60,8 +59,8 @@ class Store:
     async def open(cls, path: str | Path) -> Store:
         return cls(await Database.open(path))
 
-    def transaction(self) -> AsyncIterator[Transaction]:
-        return self.db.transaction()  # type: ignore[return-value]
+    def transaction(self) -> AbstractAsyncContextManager[Transaction]:
+        return self.db.transaction()
 
     async def close(self) -> None:
         await self.db.close()

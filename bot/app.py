@@ -1,0 +1,131 @@
+"""The bot: opens the store, the words service and the engine, loads one cog per game, syncs commands."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.engine.game import Event
+from bot.engine.sessions import SessionManager
+from bot.games import GAME_PACKAGES, make_game
+from bot.store import SessionRecord, Store
+from bot.ui.components import TableItem
+from bot.ui.replies import NO_MENTIONS, reply_error, unwrap
+from bot.ui.vote import VoteService
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.general",)
+
+# What the bot needs in a channel: read it, post and edit its messages, embeds, pictures, threads.
+PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    add_reactions=True,
+)
+
+TableListener = Any  # async (SessionRecord, list[Event]) -> None, one per game cog
+
+
+def invite_url(application_id: int) -> str:
+    return discord.utils.oauth_url(
+        application_id, permissions=PERMISSIONS, scopes=("bot", "applications.commands")
+    )
+
+
+class TopBot(commands.Bot):
+    """The Top games bot: slash commands and buttons only, so no privileged intents are needed."""
+
+    store: Store
+    sessions: SessionManager
+    votes: VoteService
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            allowed_mentions=NO_MENTIONS,
+            help_command=None,
+        )
+        self.settings = settings
+        self.words: Any = None
+        self.table_listeners: dict[str, TableListener] = {}
+        self.tree.error(self._on_app_command_error)
+        self._sweeper: asyncio.Task[None] | None = None
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.settings.database_path)
+        from bot.words import WordService
+
+        self.words = WordService()
+        games = {name: make_game(name, self.words) for name in GAME_PACKAGES}
+        self.sessions = SessionManager(self.store, games, lobby_seconds=self.settings.lobby_minutes * 60)
+        self.sessions.listeners.append(self._on_session_events)
+        self.votes = VoteService(self)
+        self.add_dynamic_items(TableItem)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        # Restore after the cogs are loaded, so that a timer already due finds its cog to update the table.
+        await self.sessions.start()
+        await self.votes.start()
+        self._sweeper = asyncio.create_task(self._sweep_idle_sessions())
+        await self.sync_commands()
+        if self.application_id:
+            log.info("invite the bot with: %s", invite_url(self.application_id))
+
+    async def sync_commands(self) -> bool:
+        """Sync the command tree only when it changed since the last sync (Discord allows 200 creates a day)."""
+        guild = discord.Object(id=self.settings.dev_guild_id) if self.settings.dev_guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        key = f"command_tree_hash:{guild.id if guild else 'global'}"
+        if await self.store.meta.get(key) == digest:
+            log.info("command tree unchanged; not syncing")
+            return False
+        synced = await self.tree.sync(guild=guild)
+        async with self.store.transaction() as tx:
+            await self.store.meta.set(tx, key, digest)
+        log.info("synced %d command(s) %s", len(synced), f"to guild {guild.id}" if guild else "globally")
+        return True
+
+    async def _on_session_events(self, record: SessionRecord, events: list[Event]) -> None:
+        listener = self.table_listeners.get(record.game)
+        if listener is not None:
+            await listener(record, events)
+
+    async def _on_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        await reply_error(interaction, unwrap(error))
+
+    async def _sweep_idle_sessions(self) -> None:
+        while True:
+            await asyncio.sleep(60)
+            self.sessions.evict_idle()
+
+    async def close(self) -> None:
+        """Stop timers, let writes under way finish, close Discord, then the database."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        if hasattr(self, "sessions"):
+            await self.sessions.close()
+            await self.votes.close_all()
+        await super().close()
+        if hasattr(self, "store"):
+            with contextlib.suppress(Exception):
+                await self.store.close()

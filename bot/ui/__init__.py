@@ -1,0 +1,1 @@
+"""Shared Discord pieces: the custom_id scheme, error replies, the lobby, votes, embeds."""

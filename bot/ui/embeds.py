@@ -1,0 +1,26 @@
+"""Small formatting helpers shared by the cogs."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import discord
+
+
+def mention(user_id: str) -> str:
+    """A user mention; it never pings because every message uses AllowedMentions.none()."""
+    return f"<@{user_id}>" if user_id.isdigit() else user_id
+
+
+def player_list(players: list[str]) -> str:
+    return "\n".join(f"{i}. {mention(p)}" for i, p in enumerate(players, 1)) or "nobody yet"
+
+
+def relative_time(timestamp: float) -> str:
+    """Discord's live countdown, e.g. 'in 2 minutes'."""
+    return discord.utils.format_dt(dt.datetime.fromtimestamp(timestamp, tz=dt.UTC), "R")
+
+
+def scores_table(scores: dict[str, int]) -> str:
+    ordered = sorted(scores.items(), key=lambda item: -item[1])
+    return "\n".join(f"**{score}** — {mention(player)}" for player, score in ordered) or "—"

@@ -1,0 +1,151 @@
+"""The base of every game cog: the lobby buttons, the table message, events from timers."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot.engine.errors import NotAPlayer
+from bot.engine.game import Event
+from bot.engine.sessions import ActResult
+from bot.store import SessionRecord
+from bot.ui import components
+from bot.ui.embeds import mention, player_list, relative_time
+from bot.ui.replies import NO_MENTIONS, reply_private
+
+if TYPE_CHECKING:
+    from bot.app import TopBot
+
+log = logging.getLogger(__name__)
+
+
+class GameCog(commands.Cog):
+    """Subclasses set `game_name` and `title`, and implement `post_table` and `on_events`."""
+
+    game_name: str = ""
+    title: str = ""
+    colour = discord.Colour.blurple()
+
+    def __init__(self, bot: TopBot) -> None:
+        self.bot = bot
+        for action, handler in (
+            ("join", self._join),
+            ("leave", self._leave),
+            ("start", self._start),
+            ("cancel", self._cancel),
+        ):
+            components.register_component(self.game_name, action, handler)
+
+    async def cog_load(self) -> None:
+        self.bot.table_listeners[self.game_name] = self.on_events
+
+    async def cog_unload(self) -> None:
+        self.bot.table_listeners.pop(self.game_name, None)
+        components.unregister_game(self.game_name)
+
+    # -- to implement -----------------------------------------------------------------------------
+
+    def describe_options(self, options: dict[str, Any]) -> str:
+        return ", ".join(f"{key}: {value}" for key, value in sorted(options.items())) or "defaults"
+
+    async def post_table(self, interaction: discord.Interaction[Any], result: ActResult) -> None:
+        """Show the game that just started (the lobby message has been closed)."""
+        raise NotImplementedError
+
+    async def on_events(self, record: SessionRecord, events: list[Event]) -> None:
+        """Events of an action nobody clicked (a timer): update the table."""
+        raise NotImplementedError
+
+    # -- lobby ------------------------------------------------------------------------------------
+
+    async def open_lobby(
+        self, interaction: discord.Interaction[Any], options: dict[str, Any]
+    ) -> SessionRecord:
+        """`/<game> new`: open a lobby in this channel with the caller as host."""
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        record = await self.bot.sessions.open_lobby(
+            interaction.guild_id, interaction.channel_id, self.game_name, str(interaction.user.id), options
+        )
+        await interaction.response.send_message(
+            embed=self.lobby_embed(record), view=self.lobby_view(record), allowed_mentions=NO_MENTIONS
+        )
+        message = await interaction.original_response()
+        await self.bot.sessions.set_message(record.id, message.id)
+        return record
+
+    def lobby_embed(self, record: SessionRecord, note: str | None = None) -> discord.Embed:
+        game = self.bot.sessions.games[record.game]
+        embed = discord.Embed(title=f"{self.title} — lobby", colour=self.colour)
+        embed.add_field(name="Host", value=mention(record.host_id), inline=True)
+        embed.add_field(name="Players", value=f"{game.min_players}–{game.max_players}", inline=True)
+        embed.add_field(name="Options", value=self.describe_options(record.options)[:1024], inline=False)
+        embed.add_field(
+            name=f"Seated ({len(record.players)})", value=player_list(record.players)[:1024], inline=False
+        )
+        closes = self.bot.sessions.deadline(record, "lobby")
+        if record.status == "lobby":
+            lines = ["Press **Join** to take a seat; the host presses **Start**."]
+            if closes:
+                lines.append(f"The lobby closes {relative_time(closes)}.")
+            embed.description = "\n".join(lines)
+        if note:
+            embed.description = note
+        return embed
+
+    def lobby_view(self, record: SessionRecord) -> discord.ui.View:
+        sid = record.id
+        return components.view_of(
+            components.button(self.game_name, sid, "join", "Join", style=discord.ButtonStyle.success),
+            components.button(self.game_name, sid, "leave", "Leave"),
+            components.button(self.game_name, sid, "start", "Start", style=discord.ButtonStyle.primary),
+            components.button(self.game_name, sid, "cancel", "Cancel", style=discord.ButtonStyle.danger),
+        )
+
+    async def _join(self, interaction: discord.Interaction[Any], session_id: int, _arg: str | None) -> None:
+        record = await self.bot.sessions.join(session_id, str(interaction.user.id))
+        await interaction.response.edit_message(embed=self.lobby_embed(record), view=self.lobby_view(record))
+
+    async def _leave(self, interaction: discord.Interaction[Any], session_id: int, _arg: str | None) -> None:
+        record = await self.bot.sessions.leave_lobby(session_id, str(interaction.user.id))
+        await interaction.response.edit_message(embed=self.lobby_embed(record), view=self.lobby_view(record))
+
+    async def _start(self, interaction: discord.Interaction[Any], session_id: int, _arg: str | None) -> None:
+        result = await self.bot.sessions.start_game(session_id, str(interaction.user.id))
+        note = f"The game has started with {len(result.session.players)} players."
+        await interaction.response.edit_message(embed=self.lobby_embed(result.session, note), view=None)
+        await self.post_table(interaction, result)
+
+    async def _cancel(self, interaction: discord.Interaction[Any], session_id: int, _arg: str | None) -> None:
+        record = await self.bot.sessions.session(session_id)
+        if not self.may_manage(interaction, record):
+            raise NotAPlayer("Only the host or a member with Manage Server can cancel this game.")
+        record = await self.bot.sessions.cancel(session_id)
+        note = f"Cancelled by {mention(str(interaction.user.id))}."
+        if record.snapshot is None:
+            await interaction.response.edit_message(embed=self.lobby_embed(record, note), view=None)
+        else:
+            await reply_private(interaction, "The game was cancelled.")
+
+    @staticmethod
+    def may_manage(interaction: discord.Interaction[Any], record: SessionRecord) -> bool:
+        """The host, or a member allowed to manage the server."""
+        if str(interaction.user.id) == record.host_id:
+            return True
+        permissions = getattr(interaction.user, "guild_permissions", None)
+        return bool(permissions and permissions.manage_guild)
+
+    async def close_expired_lobby(self, record: SessionRecord) -> None:
+        """The lobby's time ran out: say so on its message and remove the buttons."""
+        if record.message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        note = "This lobby closed: the game was not started in time."
+        try:
+            await channel.get_partial_message(record.message_id).edit(
+                embed=self.lobby_embed(record, note), view=None
+            )
+        except discord.HTTPException:
+            log.warning("could not close the lobby message of session %d", record.id)

@@ -1,0 +1,50 @@
+"""One place that answers an interaction: ephemeral errors for refused actions, logging for the unexpected."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.engine.errors import GameError
+
+log = logging.getLogger(__name__)
+
+NO_MENTIONS = discord.AllowedMentions.none()
+UNEXPECTED = "Something went wrong on our side; nothing was changed. Please try again."
+
+
+async def reply(interaction: discord.Interaction[Any], content: str | None = None, **kwargs: Any) -> None:
+    """Answer, or follow up when the interaction was already answered (e.g. deferred)."""
+    kwargs.setdefault("allowed_mentions", NO_MENTIONS)
+    if interaction.response.is_done():
+        await interaction.followup.send(content or discord.utils.MISSING, **kwargs)
+    else:
+        await interaction.response.send_message(content, **kwargs)
+
+
+async def reply_private(
+    interaction: discord.Interaction[Any], content: str | None = None, **kwargs: Any
+) -> None:
+    """An ephemeral answer: only the user who acted sees it."""
+    await reply(interaction, content, ephemeral=True, **kwargs)
+
+
+async def reply_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """A refused action gets its clear message; anything else is logged and gets a generic apology."""
+    if isinstance(error, GameError):
+        message = f"⚠️ {error.message}"
+    else:
+        log.error("unexpected error in an interaction", exc_info=error)
+        message = f"⚠️ {UNEXPECTED}"
+    try:
+        await reply_private(interaction, message)
+    except discord.HTTPException:
+        log.warning("could not deliver an error reply to interaction %s", interaction.id)
+
+
+def unwrap(error: BaseException) -> BaseException:
+    """The GameError inside an app-command error, if there is one."""
+    original = getattr(error, "original", None)
+    return original if isinstance(original, BaseException) else error

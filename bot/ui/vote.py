@@ -1,0 +1,166 @@
+"""A persisted yes/no vote with eligible voters and a window; it survives a restart.
+
+Games whose rules hold their own votes (Top Stop disputes) keep them in the game state; this one serves
+the rest (e.g. a disputed dictionary verdict in TopWords): the result goes to the handler of its `kind`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.engine.errors import GameOver, NotAPlayer
+from bot.engine.votes import VoteResult, tally
+from bot.store import VoteRecord
+from bot.ui import components
+from bot.ui.embeds import relative_time
+from bot.ui.replies import NO_MENTIONS, reply_private
+
+if TYPE_CHECKING:
+    from bot.app import TopBot
+
+log = logging.getLogger(__name__)
+
+VOTE_PREFIX = "vote"
+ResultHandler = Callable[[VoteRecord, VoteResult], Awaitable[None]]
+
+
+class VoteService:
+    """Open votes, count ballots, close at the deadline or when every eligible voter has voted."""
+
+    def __init__(self, bot: TopBot, clock: Callable[[], float] = time.time) -> None:
+        self.bot = bot
+        self.clock = clock
+        self.handlers: dict[str, ResultHandler] = {}
+        self._timers: dict[int, asyncio.Task[None]] = {}
+        components.register_component(VOTE_PREFIX, "yes", self._on_yes)
+        components.register_component(VOTE_PREFIX, "no", self._on_no)
+
+    async def start(self) -> None:
+        """Re-arm every open vote's deadline after a restart."""
+        for vote in await self.bot.store.votes.all_open():
+            self._arm(vote)
+
+    async def close_all(self) -> None:
+        for task in self._timers.values():
+            task.cancel()
+        for task in list(self._timers.values()):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._timers.clear()
+
+    async def open(
+        self,
+        channel: discord.abc.Messageable,
+        channel_id: int,
+        *,
+        kind: str,
+        question: str,
+        eligible: list[str],
+        seconds: float,
+        session_id: int | None = None,
+        payload: dict[str, Any] | None = None,
+    ) -> VoteRecord:
+        vote = VoteRecord(
+            id=0,
+            session_id=session_id,
+            channel_id=channel_id,
+            message_id=None,
+            kind=kind,
+            question=question,
+            eligible=list(eligible),
+            deadline=self.clock() + seconds,
+            status="open",
+            result=None,
+            payload=payload or {},
+        )
+        async with self.bot.store.transaction() as tx:
+            vote.id = await self.bot.store.votes.create(tx, vote, self.clock())
+        message = await channel.send(
+            embed=self.embed(vote, {}), view=self.view(vote), allowed_mentions=NO_MENTIONS
+        )
+        async with self.bot.store.transaction() as tx:
+            await self.bot.store.votes.set_message(vote.id, message.id, tx)
+        vote.message_id = message.id
+        self._arm(vote)
+        return vote
+
+    def embed(self, vote: VoteRecord, ballots: dict[str, bool]) -> discord.Embed:
+        yes = sum(ballots.values())
+        embed = discord.Embed(title="🗳️ Vote", description=vote.question[:4096], colour=discord.Colour.gold())
+        embed.add_field(name="Votes", value=f"✅ {yes} · ❌ {len(ballots) - yes} of {len(vote.eligible)}")
+        if vote.status == "open":
+            embed.add_field(name="Closes", value=relative_time(vote.deadline))
+        else:
+            outcome = {"yes": "Accepted", "no": "Rejected", "tie": "Tie: the verdict stands"}
+            embed.add_field(name="Result", value=outcome.get(vote.result or "tie", "—"))
+        return embed
+
+    def view(self, vote: VoteRecord) -> discord.ui.View:
+        return components.view_of(
+            components.button(VOTE_PREFIX, vote.id, "yes", "Yes", style=discord.ButtonStyle.success),
+            components.button(VOTE_PREFIX, vote.id, "no", "No", style=discord.ButtonStyle.danger),
+        )
+
+    async def _on_yes(self, interaction: discord.Interaction[Any], vote_id: int, _arg: str | None) -> None:
+        await self._cast(interaction, vote_id, True)
+
+    async def _on_no(self, interaction: discord.Interaction[Any], vote_id: int, _arg: str | None) -> None:
+        await self._cast(interaction, vote_id, False)
+
+    async def _cast(self, interaction: discord.Interaction[Any], vote_id: int, yes: bool) -> None:
+        vote = await self.bot.store.votes.get(vote_id)
+        if vote is None or vote.status != "open":
+            raise GameOver("This vote is closed.")
+        voter = str(interaction.user.id)
+        if voter not in vote.eligible:
+            raise NotAPlayer("You cannot vote on this one.")
+        async with self.bot.store.transaction() as tx:
+            await self.bot.store.votes.cast(tx, vote_id, voter, yes, self.clock())
+        ballots = await self.bot.store.votes.ballots(vote_id)
+        await interaction.response.edit_message(embed=self.embed(vote, ballots))
+        await reply_private(
+            interaction, f"Your vote: {'yes' if yes else 'no'}. You may change it until it closes."
+        )
+        if set(ballots) >= set(vote.eligible):
+            await self.close(vote_id)
+
+    async def close(self, vote_id: int) -> VoteResult | None:
+        """Count and close; None when it was already closed (e.g. timer and last ballot at once)."""
+        ballots = await self.bot.store.votes.ballots(vote_id)
+        result = tally(ballots)
+        async with self.bot.store.transaction() as tx:
+            closed = await self.bot.store.votes.close(tx, vote_id, result)
+        if not closed:
+            return None
+        task = self._timers.pop(vote_id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        vote = await self.bot.store.votes.get(vote_id)
+        assert vote is not None
+        if vote.message_id is not None:
+            message = self.bot.get_partial_messageable(vote.channel_id).get_partial_message(vote.message_id)
+            try:
+                await message.edit(embed=self.embed(vote, ballots), view=None)
+            except discord.HTTPException:
+                log.warning("could not update the message of vote %d", vote_id)
+        handler = self.handlers.get(vote.kind)
+        if handler is not None:
+            await handler(vote, result)
+        return result
+
+    def _arm(self, vote: VoteRecord) -> None:
+        self._timers[vote.id] = asyncio.create_task(self._wait_and_close(vote))
+
+    async def _wait_and_close(self, vote: VoteRecord) -> None:
+        await asyncio.sleep(max(0.0, vote.deadline - self.clock()))
+        try:
+            await self.close(vote.id)
+        except Exception:
+            log.exception("closing vote %d failed", vote.id)
