@@ -1,0 +1,14 @@
+"""Top Stop: write five words on the spun letter before anyone calls STOP (base game)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.topstop.game import TopStop
+
+__all__ = ["TopStop", "make"]
+
+
+def make(words: Any) -> TopStop:
+    """The rules object, judging words with the bot.words service `words`."""
+    return TopStop(words)

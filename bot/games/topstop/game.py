@@ -1,0 +1,722 @@
+"""Top Stop, base game: the pure rules (seeds/top-stop-rulebook.txt and RULES-NOTES.md, Top Stop)."""
+
+from __future__ import annotations
+
+import copy
+import random
+import string
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.engine.errors import BadAction, GameOver, IllegalMove, NotAPlayer, NotYourTurn, WrongPhase
+from bot.engine.game import JSON, Action, Applied, Event, Outcome, Timer, UsedWord
+from bot.games.topstop.judging import Lexicon, WordsService, judge_lists
+from bot.games.topstop.output import history, view
+from bot.games.topstop.state import (
+    FIRST_SPIN,
+    OVER,
+    REVIEW,
+    SPIN,
+    WRITING,
+    Dispute,
+    Options,
+    Round,
+    TopStopState,
+    dump_state,
+    load_state,
+)
+
+LANGUAGES = ("en", "fr", "de")
+LETTERS = string.ascii_uppercase  # Components: a board of 26 letters
+MAX_WORD_LENGTH = 40
+MAX_WORDS = 10
+
+
+def winning_score(player_count: int) -> int:
+    """WINNING THE GAME: 2-4 players 50, 5-8 players 100, 9+ players 150."""
+    if player_count <= 4:
+        return 50
+    return 100 if player_count <= 8 else 150
+
+
+@dataclass
+class _Step:
+    """What one action produces besides the new state."""
+
+    events: list[Event] = field(default_factory=list)
+    used_words: list[UsedWord] = field(default_factory=list)
+
+
+Handler = Callable[[TopStopState, Action, _Step], None]
+
+
+class TopStop:
+    """The rules object the engine drives; `words` is the bot.words service."""
+
+    name = "topstop"
+    min_players = 2
+    max_players = 12
+
+    def __init__(self, words: WordsService | None) -> None:
+        self.words = words
+        self._player_actions: dict[str, Handler] = {
+            "spin": self._spin,
+            "respin": self._respin,
+            "submit": self._submit,
+            "stop": self._stop,
+            "dispute": self._dispute,
+            "vote": self._vote,
+            "leave": self._leave,
+        }
+        self._system_actions: dict[str, Handler] = {
+            "end_writing": self._end_writing,
+            "close_vote": self._close_vote,
+            "end_round": self._end_round,
+        }
+        self.action_names = frozenset({*self._player_actions, *self._system_actions, "end"})
+
+    # -- the contract -----------------------------------------------------------------------------
+
+    def new_game(
+        self, options: Mapping[str, Any], players: Sequence[str], setup: Mapping[str, Any], rng: random.Random
+    ) -> TopStopState:
+        seats = _check_players(players, self.min_players, self.max_players)
+        opts = _parse_options(options, len(seats))
+        if opts.check_words and self.words is None:
+            raise BadAction(
+                "Top Stop needs the words service to check words (or the option check_words: false)."
+            )
+        unknown = set(setup) - {"first_player"}
+        if unknown:
+            raise BadAction(f"Unknown setup for Top Stop: {', '.join(sorted(unknown))}.")
+        state = TopStopState(
+            options=opts,
+            seats=seats,
+            phase=FIRST_SPIN,
+            scores={p: 0 for p in seats},
+            penalties={p: 0 for p in seats},
+        )
+        first = setup.get("first_player")
+        if first is None:
+            # Starting the game: each player spins the arrow; the letter closest to A starts.
+            state.first_spin = {p: None for p in seats}
+        elif first in seats:
+            _start_round(state, first, _Step())
+        else:
+            raise BadAction(f"setup.first_player {first!r} is not one of the players.")
+        return state
+
+    def resolve_chance(self, state: TopStopState, action: Action, rng: random.Random) -> Action:
+        """A spin without a letter gets one of the 26 letters, uniformly."""
+        if action.get("do") == "spin" and action.get("letter") is None:
+            return {**action, "letter": rng.choice(LETTERS)}
+        return action
+
+    def apply(self, state: TopStopState, action: Action) -> Applied:
+        name = action.get("do")
+        if not isinstance(name, str) or name not in self.action_names:
+            raise BadAction(f"Unknown Top Stop action {name!r}.")
+        if state.phase == OVER:
+            raise GameOver("The game is over.")
+        player = action.get("player")
+        new = copy.deepcopy(state)
+        result = _Step()
+        if name == "end":
+            self._end(new, action, result)
+        elif name in self._system_actions:
+            if player is not None:
+                raise IllegalMove(f"Only the bot does {name}.")
+            self._system_actions[name](new, action, result)
+        else:
+            if player is None:
+                raise BadAction(f"{name} needs a player.")
+            _check_seated(state, player)
+            self._player_actions[name](new, action, result)
+        return Applied(new, result.events, result.used_words)
+
+    def legal_actions(self, state: TopStopState, player: str) -> list[Action] | None:
+        if state.phase == OVER or player not in state.seated:
+            return []
+        if state.phase == WRITING and player in state.round.players and player != state.round.stopped_by:
+            return None  # the words to submit are free text
+        actions: list[Action] = []
+        first_spinning = (
+            state.phase == FIRST_SPIN and player in state.first_spin and not state.first_spin[player]
+        )
+        if first_spinning or (state.phase == SPIN and state.round.spinner == player):
+            actions.append({"do": "spin", "player": player})
+        if state.phase == REVIEW and player in state.round.players:
+            actions += _review_actions(state.round, player)
+        actions.append({"do": "leave", "player": player})
+        if player == _host(state):
+            actions.append({"do": "end", "player": player})
+        return actions
+
+    def outcome(self, state: TopStopState) -> Outcome | None:
+        if state.phase != OVER:
+            return None
+        return Outcome(winners=list(state.winners), scores=dict(state.scores))
+
+    def view_for(self, state: TopStopState, player: str | None) -> JSON:
+        return view(state, player)
+
+    def timers(self, state: TopStopState) -> list[Timer]:
+        opts = state.options
+        if state.phase == WRITING:
+            current = state.round
+            if current.stopped_by is not None:
+                # After STOP, a grace period lets the others finish their words.
+                return [Timer(f"grace:{current.number}", opts.grace, {"do": "end_writing"})]
+            # The round time limit; a re-spin (FAQ 2) starts it again.
+            spin_count = len(current.respun)
+            return [Timer(f"writing:{current.number}:{spin_count}", opts.writing_time, {"do": "end_writing"})]
+        if state.phase == REVIEW:
+            current = state.round
+            if current.dispute is not None:
+                return [
+                    Timer(
+                        f"vote:{current.number}:{len(current.disputes)}", opts.vote_time, {"do": "close_vote"}
+                    )
+                ]
+            # Each closed vote opens a fresh review window for further disputes.
+            return [
+                Timer(
+                    f"review:{current.number}:{len(current.disputes)}", opts.review_time, {"do": "end_round"}
+                )
+            ]
+        return []
+
+    def dump(self, state: TopStopState) -> JSON:
+        return dump_state(state)
+
+    def load(self, data: JSON) -> TopStopState:
+        return load_state(data)
+
+    def replay_output(self, state: TopStopState) -> JSON:
+        return {
+            "game": self.name,
+            "players": list(state.seats),
+            "phase": state.phase,
+            "finished": state.phase == OVER,
+            "winners": list(state.winners),
+            "scores": dict(state.scores),
+            "penalties": dict(state.penalties),
+            "left": list(state.left),
+            "tiebreakers": list(state.tiebreakers),
+            "end_reason": state.end_reason,
+            "first_spins": [dict(s) for s in state.first_spins],
+            "round": state.rounds[-1].number if state.rounds else 0,
+            "history": history(state),
+        }
+
+    # -- player actions ---------------------------------------------------------------------------
+
+    def _spin(self, state: TopStopState, action: Action, step: _Step) -> None:
+        player = action["player"]
+        letter = action.get("letter")
+        if not isinstance(letter, str) or len(letter) != 1 or letter.upper() not in LETTERS:
+            raise BadAction("A spin lands on one letter from A to Z.")
+        letter = letter.upper()
+        if state.phase == FIRST_SPIN:
+            if player not in state.first_spin:
+                raise IllegalMove("Only the players tied for the lowest letter spin again.")
+            if state.first_spin[player] is not None:
+                raise IllegalMove("You have already spun; wait for the others.")
+            state.first_spin[player] = letter
+            step.events.append({"type": "first_spin", "player": player, "letter": letter})
+            _settle_first_spin(state, step)
+        elif state.phase == SPIN:
+            current = state.round
+            if player != current.spinner:
+                raise NotYourTurn(f"It is {current.spinner}'s turn to spin.")
+            # The Spin: the letter is everyone's TOP, the cue to begin writing.
+            current.letter = letter
+            state.phase = WRITING
+            step.events.append({"type": "spun", "round": current.number, "player": player, "letter": letter})
+        else:
+            raise WrongPhase("This is not the time to spin.")
+
+    def _respin(self, state: TopStopState, action: Action, step: _Step) -> None:
+        # FAQ 2: if no player can find any word, the spinner spins again, but only on a unanimous call.
+        player = action["player"]
+        current = _current_round(state, WRITING, player, "vote for a re-spin")
+        writers = [p for p, words in current.submissions.items() if words]
+        if writers:
+            raise IllegalMove(f"{writers[0]} has written words, so the round is played (FAQ 2).")
+        if player in current.respin_votes:
+            raise IllegalMove("You have already asked for a re-spin.")
+        current.respin_votes.append(player)
+        voters = _round_players(state)
+        step.events.append(
+            {
+                "type": "respin_vote",
+                "player": player,
+                "votes": len(current.respin_votes),
+                "needed": len(voters),
+            }
+        )
+        _respin_if_unanimous(state, step)
+
+    def _submit(self, state: TopStopState, action: Action, step: _Step) -> None:
+        player = action["player"]
+        words = self._parse_words(state, action.get("words"))
+        current = _current_round(state, WRITING, player, "write")
+        if current.stopped_by == player:
+            raise IllegalMove("You called STOP: your list is final.")
+        current.submissions[player] = words
+        if words and current.respin_votes:
+            # FAQ 2: one player with words is enough for the round to be played normally.
+            current.respin_votes = []
+            step.events.append({"type": "respin_cancelled", "player": player})
+        step.events.append({"type": "submitted", "player": player, "count": len(words)})
+        step.events.append({"type": "your_words", "private_to": player, "words": list(words)})
+
+    def _stop(self, state: TopStopState, action: Action, step: _Step) -> None:
+        player = action["player"]
+        current = _current_round(state, WRITING, player, "call STOP")
+        if current.stopped_by is not None:
+            raise IllegalMove(f"{current.stopped_by} has already called STOP.")
+        if player not in current.submissions:
+            raise IllegalMove("Submit your words before calling STOP.")
+        count = len(current.submissions[player])
+        current.stopped_by = player
+        # Penalty: STOP without the required words costs 1 point the first time, 2 the second, and so on.
+        if count < state.options.words:
+            current.stop_penalty = state.penalties[player] + 1
+        step.events.append(
+            {
+                "type": "stopped",
+                "player": player,
+                "count": count,
+                "penalty": current.stop_penalty,
+                "grace": state.options.grace,
+            }
+        )
+
+    def _dispute(self, state: TopStopState, action: Action, step: _Step) -> None:
+        # Rule 9 and FAQ 4: a player may defend a crossed-out word, or challenge an accepted one; the
+        # other players judge.
+        player = action["player"]
+        owner, word = action.get("of"), action.get("word")
+        if not isinstance(owner, str) or not isinstance(word, str):
+            raise BadAction("A dispute names the player (of) and the word.")
+        current = _current_round(state, REVIEW, player, "dispute a word")
+        if current.dispute is not None:
+            raise IllegalMove("One vote at a time: wait for the current vote to close.")
+        if owner not in current.lists or owner in state.left:
+            raise IllegalMove(f"{owner} has no list in this round.")
+        word = self._lexicon(state).normalise(word)
+        matching = [i for i, e in enumerate(current.lists[owner]) if e.word == word]
+        if not matching:
+            raise IllegalMove(f"{owner} did not write {word!r} this round.")
+        open_to_dispute = [i for i in matching if not current.lists[owner][i].disputed]
+        if not open_to_dispute:
+            raise IllegalMove(f"{word!r} has already been put to the vote.")
+        index = open_to_dispute[0]
+        entry = current.lists[owner][index]
+        entry.disputed = True
+        voters = [p for p in _round_players(state) if p != player]
+        current.dispute = Dispute(disputer=player, owner=owner, index=index, voters=voters)
+        step.events.append(
+            {
+                "type": "dispute_opened",
+                "player": player,
+                "of": owner,
+                "word": word,
+                "valid": entry.valid,
+                "reason": entry.final_reason,
+                "voters": voters,
+                "seconds": state.options.vote_time,
+            }
+        )
+
+    def _vote(self, state: TopStopState, action: Action, step: _Step) -> None:
+        player = action["player"]
+        accept = action.get("accept")
+        if not isinstance(accept, bool):
+            raise BadAction("A vote is accept: true or false.")
+        current = _current_round(state, REVIEW, player, "vote")
+        dispute = current.dispute
+        if dispute is None:
+            raise IllegalMove("No vote is open.")
+        if player not in dispute.voters:
+            raise IllegalMove("You raised this dispute: the other players decide.")
+        if player in dispute.votes:
+            raise IllegalMove("You have already voted.")
+        dispute.votes[player] = accept
+        # How each player voted stays secret until the vote closes; the tally is then public.
+        step.events.append(
+            {
+                "type": "vote_cast",
+                "player": player,
+                "votes": len(dispute.votes),
+                "voters": len(dispute.voters),
+            }
+        )
+        if len(dispute.votes) == len(dispute.voters):
+            _close_dispute(state, step)
+
+    def _leave(self, state: TopStopState, action: Action, step: _Step) -> None:
+        player = action["player"]
+        state.left.append(player)
+        state.tiebreakers = [p for p in state.tiebreakers if p != player]
+        step.events.append({"type": "player_left", "player": player})
+        seated = state.seated
+        if len(seated) < 2:
+            # The game goes on while two players remain.
+            _finish(state, _leaders(state, seated), "players_left", step)
+            return
+        if state.rounds and state.round.tiebreak and len(state.tiebreakers) < 2:
+            # A tiebreak needs two tied players; the one left wins it.
+            _finish(state, list(state.tiebreakers), "players_left", step)
+            return
+        if state.phase == FIRST_SPIN:
+            state.first_spin.pop(player, None)
+            if len(state.first_spin) == 1:
+                _start_first_round(state, next(iter(state.first_spin)), step)
+            else:
+                _settle_first_spin(state, step)
+        elif state.phase == SPIN and state.round.spinner == player:
+            state.round.spinner = _next_seat(state, player)
+            step.events.append({"type": "spinner_changed", "player": state.round.spinner})
+        elif state.phase == WRITING:
+            current = state.round
+            current.submissions.pop(player, None)  # never revealed
+            current.respin_votes = [p for p in current.respin_votes if p != player]
+            _respin_if_unanimous(state, step)
+        elif state.phase == REVIEW and state.round.dispute is not None:
+            dispute = state.round.dispute
+            if player in (dispute.disputer, dispute.owner):
+                # The vote loses its subject: dropped, the verdict stays and the word may be disputed again.
+                state.round.lists[dispute.owner][dispute.index].disputed = False
+                state.round.dispute = None
+                step.events.append({"type": "vote_cancelled", "of": dispute.owner})
+            else:
+                dispute.voters.remove(player)
+                dispute.votes.pop(player, None)
+                if len(dispute.votes) == len(dispute.voters):
+                    _close_dispute(state, step)
+
+    # -- system actions ---------------------------------------------------------------------------
+
+    def _end_writing(self, state: TopStopState, action: Action, step: _Step) -> None:
+        if state.phase != WRITING:
+            raise WrongPhase("Writing is not open.")
+        current = state.round
+        assert current.letter is not None
+        # Words Reveal: starting with the player who called STOP and moving clockwise.
+        order = _clockwise_from(state, current.stopped_by or current.spinner)
+        lists = {p: current.submissions[p] for p in order if p in current.submissions}
+        earlier = [
+            lemma for r in state.rounds[:-1] for es in r.lists.values() for e in es for lemma in e.lemmas
+        ]
+        current.lists = judge_lists(lists, current.letter, earlier, self._lexicon(state))
+        current.submissions = {}
+        current.respin_votes = []
+        current.revealed = True
+        state.phase = REVIEW
+        # Rule 6: every revealed word is used from now on, scored or not.
+        step.used_words += [
+            UsedWord(current.number, p, e.word, e.lemma_key) for p, es in current.lists.items() for e in es
+        ]
+        step.events.append(
+            {
+                "type": "writing_closed",
+                "round": current.number,
+                "letter": current.letter,
+                "stopped_by": current.stopped_by,
+                "lists": {
+                    p: [{"word": e.word, "valid": e.valid, "reason": e.final_reason} for e in es]
+                    for p, es in current.lists.items()
+                },
+                "seconds": state.options.review_time,
+            }
+        )
+
+    def _close_vote(self, state: TopStopState, action: Action, step: _Step) -> None:
+        if state.phase != REVIEW:
+            raise WrongPhase("No vote is open.")
+        if state.round.dispute is None:
+            raise IllegalMove("No vote is open.")
+        _close_dispute(state, step)
+
+    def _end_round(self, state: TopStopState, action: Action, step: _Step) -> None:
+        if state.phase != REVIEW:
+            raise WrongPhase("The words have not been revealed yet.")
+        current = state.round
+        if current.dispute is not None:
+            raise IllegalMove("A vote is still open.")
+        # Scoring: 1 point per valid word (FAQ 1: crossed-out words score nothing), minus a STOP penalty;
+        # a player who submitted nothing scores 0 without penalty. Scores never go below 0.
+        points = {}
+        for player in _round_players(state):
+            valid = sum(1 for e in current.lists.get(player, []) if e.valid)
+            penalty = current.stop_penalty if player == current.stopped_by else 0
+            if penalty:
+                state.penalties[player] += 1
+            points[player] = valid - penalty
+            state.scores[player] = max(0, state.scores[player] + points[player])
+        current.points = points
+        step.events.append(
+            {
+                "type": "round_scored",
+                "round": current.number,
+                "points": dict(points),
+                "scores": dict(state.scores),
+            }
+        )
+        seated = state.seated
+        if current.tiebreak:
+            contenders = list(state.tiebreakers)
+        elif any(state.scores[p] >= state.options.target for p in seated):
+            contenders = seated
+        else:
+            contenders = []
+        next_spinner = _next_seat(state, current.spinner)
+        if not contenders:
+            # The player on the left becomes the spinner and the next round begins.
+            _start_round(state, next_spinner, step)
+            return
+        leaders = _leaders(state, contenders)
+        if len(leaders) == 1:
+            _finish(state, leaders, "target", step)
+            return
+        # Tiebreaker: the tied players compete in additional rounds until a clear winner is determined;
+        # FAQ 9: the spinner is whoever was next in the regular order.
+        state.tiebreakers = leaders
+        step.events.append({"type": "tiebreak", "players": list(leaders)})
+        _start_round(state, next_spinner, step)
+
+    def _end(self, state: TopStopState, action: Action, step: _Step) -> None:
+        player = action.get("player")
+        if player is not None:
+            _check_seated(state, player)
+            if player != _host(state):
+                raise IllegalMove(f"Only the host ({_host(state)}) can end the game.")
+        # Ended early: the highest score wins (several on a tie).
+        _finish(state, _leaders(state, state.seated), "ended", step)
+
+    # -- helpers that need the words service ------------------------------------------------------
+
+    def _lexicon(self, state: TopStopState) -> Lexicon:
+        return Lexicon(self.words, state.options.language, state.options.check_words)
+
+    def _parse_words(self, state: TopStopState, words: Any) -> list[str]:
+        limit = state.options.words
+        if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+            raise BadAction("Submit your words as a list of strings.")
+        # Blank entries (an empty field of the form) are ignored.
+        kept = [w.strip() for w in words if w.strip()]
+        if len(kept) > limit:
+            raise BadAction(f"Write at most {limit} words.")
+        too_long = [w for w in kept if len(w) > MAX_WORD_LENGTH]
+        if too_long:
+            raise BadAction(
+                f"A word has at most {MAX_WORD_LENGTH} characters ({too_long[0][:20]}… is longer)."
+            )
+        lexicon = self._lexicon(state)
+        return [lexicon.normalise(w) for w in kept]
+
+
+# -- module helpers ---------------------------------------------------------------------------------
+
+
+def _check_players(players: Sequence[str], least: int, most: int) -> list[str]:
+    seats = list(players)
+    if not all(isinstance(p, str) and p for p in seats) or len(set(seats)) != len(seats):
+        raise BadAction("Players are distinct non-empty names.")
+    if not least <= len(seats) <= most:
+        raise BadAction(f"Top Stop is played by {least} to {most} players.")
+    return seats
+
+
+def _parse_options(options: Mapping[str, Any], player_count: int) -> Options:
+    unknown = set(options) - set(Options.__dataclass_fields__)
+    if unknown:
+        raise BadAction(f"Unknown Top Stop option(s): {', '.join(sorted(unknown))}.")
+    language = options.get("language", "en")
+    if language not in LANGUAGES:
+        raise BadAction(f"Top Stop is played in {', '.join(LANGUAGES)}; not {language!r}.")
+    mode = options.get("mode", "base")
+    if mode == "advanced":
+        raise BadAction(
+            "The Advanced game (Level and Ba Oossee cards) is not available yet; play mode 'base'."
+        )
+    if mode != "base":
+        raise BadAction(f"Unknown mode {mode!r}; Top Stop offers 'base'.")
+    check_words = options.get("check_words", True)
+    if not isinstance(check_words, bool):
+        raise BadAction("check_words is true or false.")
+    return Options(
+        language=language,
+        mode=mode,
+        words=_int_option(options, "words", 5, 1, MAX_WORDS),
+        target=_int_option(options, "target", winning_score(player_count), 1, 10_000),
+        check_words=check_words,
+        grace=_seconds_option(options, "grace", 10.0),
+        writing_time=_seconds_option(options, "writing_time", 180.0),
+        review_time=_seconds_option(options, "review_time", 30.0),
+        vote_time=_seconds_option(options, "vote_time", 30.0),
+    )
+
+
+def _int_option(options: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
+    value = options.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise BadAction(f"{key} is a whole number from {low} to {high}.")
+    return value
+
+
+def _seconds_option(options: Mapping[str, Any], key: str, default: float) -> float:
+    value = options.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 3600:
+        raise BadAction(f"{key} is a number of seconds, more than 0 and at most 3600.")
+    return float(value)
+
+
+def _check_seated(state: TopStopState, player: Any) -> None:
+    if not isinstance(player, str) or player not in state.seats:
+        raise NotAPlayer("You are not playing in this game.")
+    if player in state.left:
+        raise NotAPlayer("You have left this game.")
+
+
+def _host(state: TopStopState) -> str:
+    """The lobby's creator sits first; if they left, the next remaining seat hosts."""
+    return state.seated[0]
+
+
+def _round_players(state: TopStopState) -> list[str]:
+    """Who writes (and judges) the current round and is still seated."""
+    return [p for p in state.round.players if p not in state.left]
+
+
+def _current_round(state: TopStopState, phase: str, player: str, doing: str) -> Round:
+    if state.phase != phase:
+        raise WrongPhase(f"You cannot {doing} now.")
+    if player not in state.round.players:
+        raise IllegalMove("Only the tied players play this tiebreak round.")
+    return state.round
+
+
+def _next_seat(state: TopStopState, player: str) -> str:
+    """The player on the left: the next seat still occupied, going round the table."""
+    seats = state.seats
+    start = seats.index(player)
+    for offset in range(1, len(seats) + 1):
+        candidate = seats[(start + offset) % len(seats)]
+        if candidate not in state.left:
+            return candidate
+    raise AssertionError("no seated player")
+
+
+def _clockwise_from(state: TopStopState, player: str) -> list[str]:
+    start = state.seats.index(player)
+    return [p for p in state.seats[start:] + state.seats[:start] if p not in state.left]
+
+
+def _leaders(state: TopStopState, players: Sequence[str]) -> list[str]:
+    if not players:
+        return []
+    top = max(state.scores[p] for p in players)
+    return [p for p in players if state.scores[p] == top]
+
+
+def _settle_first_spin(state: TopStopState, step: _Step) -> None:
+    """Once everyone still spinning has a letter: the lowest starts; players tied for it spin again."""
+    if any(letter is None for letter in state.first_spin.values()):
+        return
+    letters = {p: letter for p, letter in state.first_spin.items() if letter is not None}
+    state.first_spins.append(letters)
+    lowest = min(letters.values())
+    tied = [p for p, letter in letters.items() if letter == lowest]
+    if len(tied) == 1:
+        _start_first_round(state, tied[0], step)
+        return
+    state.first_spin = {p: None for p in tied}
+    step.events.append({"type": "first_spin_tie", "players": tied, "letter": lowest})
+
+
+def _start_first_round(state: TopStopState, spinner: str, step: _Step) -> None:
+    state.first_spin = {}
+    step.events.append({"type": "first_spinner", "player": spinner})
+    _start_round(state, spinner, step)
+
+
+def _start_round(state: TopStopState, spinner: str, step: _Step) -> None:
+    players = list(state.tiebreakers) if state.tiebreakers else state.seated
+    number = len(state.rounds) + 1
+    state.rounds.append(
+        Round(number=number, spinner=spinner, players=players, tiebreak=bool(state.tiebreakers))
+    )
+    state.phase = SPIN
+    step.events.append(
+        {
+            "type": "round_started",
+            "round": number,
+            "spinner": spinner,
+            "players": list(players),
+            "tiebreak": bool(state.tiebreakers),
+        }
+    )
+
+
+def _respin_if_unanimous(state: TopStopState, step: _Step) -> None:
+    current = state.round
+    if not current.respin_votes or set(_round_players(state)) - set(current.respin_votes):
+        return
+    assert current.letter is not None
+    current.respun.append(current.letter)
+    current.letter = None
+    current.respin_votes = []
+    current.submissions = {}
+    state.phase = SPIN
+    step.events.append({"type": "respin", "round": current.number, "spinner": current.spinner})
+
+
+def _close_dispute(state: TopStopState, step: _Step) -> None:
+    current = state.round
+    dispute = current.dispute
+    assert dispute is not None
+    entry = current.lists[dispute.owner][dispute.index]
+    # Majority of votes cast decides; a tie keeps the bot's verdict.
+    entry.vote = dispute.decision
+    accept, reject = dispute.tally
+    current.disputes.append(dispute)
+    current.dispute = None
+    step.events.append(
+        {
+            "type": "vote_closed",
+            "of": dispute.owner,
+            "word": entry.word,
+            "accept": accept,
+            "reject": reject,
+            "valid": entry.valid,
+            "reason": entry.final_reason,
+            "seconds": state.options.review_time,
+        }
+    )
+
+
+def _finish(state: TopStopState, winners: list[str], reason: str, step: _Step) -> None:
+    state.phase = OVER
+    state.winners = winners
+    state.tiebreakers = []
+    state.end_reason = reason
+    step.events.append(
+        {"type": "game_over", "winners": list(winners), "scores": dict(state.scores), "reason": reason}
+    )
+
+
+def _review_actions(current: Round, player: str) -> list[Action]:
+    dispute = current.dispute
+    if dispute is not None:
+        if player in dispute.voters and player not in dispute.votes:
+            return [{"do": "vote", "player": player, "accept": choice} for choice in (True, False)]
+        return []
+    actions: list[Action] = []
+    for owner, entries in current.lists.items():
+        words = dict.fromkeys(e.word for e in entries if not e.disputed)
+        actions += [{"do": "dispute", "player": player, "of": owner, "word": w} for w in words]
+    return actions

@@ -1,0 +1,193 @@
+"""Top Stop state as plain dataclasses that round-trip through JSON exactly."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+# Phases. The rulebook's four phases per round are the spin, writing, words reveal and scoring; reveal and
+# scoring "may be done simultaneously", so the bot shows the judged lists in `review` (where players dispute
+# verdicts) and scores them when the review closes (`end_round`).
+FIRST_SPIN = "first_spin"  # Starting the game: everyone spins, the lowest letter is the first spinner
+SPIN = "spin"
+WRITING = "writing"
+REVIEW = "review"
+OVER = "over"
+
+# Invalid-word reasons, in the order RULES-NOTES gives: a word breaking several rules reports the first.
+# `level` and `category` belong to the Advanced game's Level cards and are never produced by the base game.
+REASONS = (
+    "not_a_word",
+    "wrong_letter",
+    "proper_noun",
+    "abbreviation",
+    "common",
+    "duplicate",
+    "variant",
+    "level",
+    "category",
+    "voted_out",
+)
+
+
+@dataclass
+class Options:
+    """The table's settings; `target` is resolved from the player count when not given."""
+
+    language: str = "en"
+    mode: str = "base"
+    words: int = 5
+    target: int = 50
+    check_words: bool = True
+    grace: float = 10.0
+    writing_time: float = 180.0
+    review_time: float = 30.0
+    vote_time: float = 30.0
+
+
+@dataclass
+class Entry:
+    """One revealed word, judged by the bot and possibly settled by a dispute vote."""
+
+    word: str
+    lemmas: list[str]
+    lemma_key: str
+    reason: str | None  # the bot's verdict: None when valid, else the first rule the word breaks
+    disputed: bool = False
+    vote: bool | None = None  # a dispute's decision: True accepted, False crossed out, None no majority
+
+    @property
+    def final_reason(self) -> str | None:
+        """The verdict after any vote: accepted words are valid, a valid word voted down is `voted_out`."""
+        if self.vote is True:
+            return None
+        if self.vote is False:
+            return self.reason or "voted_out"
+        return self.reason
+
+    @property
+    def valid(self) -> bool:
+        return self.final_reason is None
+
+
+@dataclass
+class Dispute:
+    """A vote on one word (FAQ 4): everyone in the round except the disputer votes."""
+
+    disputer: str
+    owner: str
+    index: int
+    voters: list[str]
+    votes: dict[str, bool] = field(default_factory=dict)
+
+    @property
+    def tally(self) -> tuple[int, int]:
+        accept = sum(1 for v in self.votes.values() if v)
+        return accept, len(self.votes) - accept
+
+    @property
+    def decision(self) -> bool | None:
+        """Majority of votes cast; a tie decides nothing (the verdict stays)."""
+        accept, reject = self.tally
+        return None if accept == reject else accept > reject
+
+
+@dataclass
+class Round:
+    """One round: its spinner, letter, the secret lists while writing, the judged lists after."""
+
+    number: int
+    spinner: str
+    players: list[str]  # who writes this round: every seated player, or the tied players in a tiebreak
+    tiebreak: bool = False
+    letter: str | None = None
+    respun: list[str] = field(default_factory=list)  # letters abandoned by a unanimous re-spin (FAQ 2)
+    respin_votes: list[str] = field(default_factory=list)
+    submissions: dict[str, list[str]] = field(default_factory=dict)  # secret until writing closes
+    revealed: bool = False
+    stopped_by: str | None = None
+    stop_penalty: int = 0
+    lists: dict[str, list[Entry]] = field(default_factory=dict)  # revealed, judged
+    dispute: Dispute | None = None
+    disputes: list[Dispute] = field(default_factory=list)  # closed
+    points: dict[str, int] | None = None  # set when the round is scored
+
+
+@dataclass
+class TopStopState:
+    """The whole game: self-contained, so a replay of the log rebuilds it exactly."""
+
+    options: Options
+    seats: list[str]  # join order; "the player on the left" is the next seat
+    phase: str
+    scores: dict[str, int]
+    penalties: dict[str, int]  # STOP penalties taken so far, per player
+    left: list[str] = field(default_factory=list)
+    first_spin: dict[str, str | None] = field(default_factory=dict)  # who still spins for first spinner
+    first_spins: list[dict[str, str]] = field(default_factory=list)  # every settled spin-off
+    rounds: list[Round] = field(default_factory=list)
+    tiebreakers: list[str] = field(default_factory=list)
+    winners: list[str] = field(default_factory=list)
+    end_reason: str | None = None
+
+    @property
+    def seated(self) -> list[str]:
+        return [p for p in self.seats if p not in self.left]
+
+    @property
+    def round(self) -> Round:
+        return self.rounds[-1]
+
+
+def dump_state(state: TopStopState) -> dict[str, Any]:
+    return asdict(state)
+
+
+def load_state(data: dict[str, Any]) -> TopStopState:
+    rounds = [_load_round(r) for r in data["rounds"]]
+    return TopStopState(
+        options=Options(**data["options"]),
+        seats=list(data["seats"]),
+        phase=data["phase"],
+        scores=dict(data["scores"]),
+        penalties=dict(data["penalties"]),
+        left=list(data["left"]),
+        first_spin=dict(data["first_spin"]),
+        first_spins=[dict(s) for s in data["first_spins"]],
+        rounds=rounds,
+        tiebreakers=list(data["tiebreakers"]),
+        winners=list(data["winners"]),
+        end_reason=data["end_reason"],
+    )
+
+
+def _load_dispute(data: dict[str, Any]) -> Dispute:
+    return Dispute(
+        disputer=data["disputer"],
+        owner=data["owner"],
+        index=data["index"],
+        voters=list(data["voters"]),
+        votes=dict(data["votes"]),
+    )
+
+
+def _load_round(data: dict[str, Any]) -> Round:
+    return Round(
+        number=data["number"],
+        spinner=data["spinner"],
+        players=list(data["players"]),
+        tiebreak=data["tiebreak"],
+        letter=data["letter"],
+        respun=list(data["respun"]),
+        respin_votes=list(data["respin_votes"]),
+        submissions={p: list(ws) for p, ws in data["submissions"].items()},
+        revealed=data["revealed"],
+        stopped_by=data["stopped_by"],
+        stop_penalty=data["stop_penalty"],
+        lists={
+            p: [Entry(**{**e, "lemmas": list(e["lemmas"])}) for e in es] for p, es in data["lists"].items()
+        },
+        dispute=_load_dispute(data["dispute"]) if data["dispute"] is not None else None,
+        disputes=[_load_dispute(d) for d in data["disputes"]],
+        points=dict(data["points"]) if data["points"] is not None else None,
+    )
