@@ -42,7 +42,11 @@ class Database:
         ):
             await connection.execute(pragma)
         database = cls(connection)
-        await database.migrate()
+        try:
+            await database.migrate()
+        except BaseException:
+            await connection.close()
+            raise
         return database
 
     async def close(self) -> None:

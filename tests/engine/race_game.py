@@ -1,0 +1,99 @@
+"""A tiny game for engine tests: players take turns adding a die roll; first to the target wins.
+
+It exercises every part of the contract the engine relies on: chance outcomes, turns, a timer that
+skips an idle player, secrets (each player's private note) and an outcome.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from bot.engine.errors import BadAction, GameOver, NotYourTurn
+from bot.engine.game import Action, Applied, Outcome, Timer
+
+
+@dataclass(frozen=True)
+class RaceState:
+    players: list[str]
+    target: int
+    scores: dict[str, int]
+    turn: int = 0
+    notes: dict[str, str] = field(default_factory=dict)
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+
+class RaceGame:
+    name = "race"
+    min_players = 2
+    max_players = 4
+    action_names = ("roll", "skip", "note")
+
+    def new_game(
+        self, options: Mapping[str, Any], players: Sequence[str], setup: Mapping[str, Any], rng: random.Random
+    ) -> RaceState:
+        target = options.get("target", 10)
+        if not isinstance(target, int) or target < 1:
+            raise BadAction("target must be a positive number")
+        order = list(players)
+        if "first_player" in setup:
+            first = order.index(setup["first_player"])
+            order = order[first:] + order[:first]
+        return RaceState(order, target, {p: 0 for p in order})
+
+    def resolve_chance(self, state: RaceState, action: Action, rng: random.Random) -> Action:
+        if action["do"] == "roll" and "roll" not in action:
+            action["roll"] = rng.randint(1, 6)
+        return action
+
+    def apply(self, state: RaceState, action: Action) -> Applied:
+        if self.outcome(state) is not None:
+            raise GameOver("the race is over")
+        current = state.players[state.turn % len(state.players)]
+        if action["do"] == "note":
+            notes = {**state.notes, action["player"]: str(action["text"])}
+            return Applied(replace(state, notes=notes), [{"type": "noted", "private_to": action["player"]}])
+        if action["do"] == "skip":
+            return Applied(replace(state, turn=state.turn + 1), [{"type": "skipped", "player": current}])
+        if action.get("player") != current:
+            raise NotYourTurn("not your turn")
+        roll = int(action["roll"])
+        scores = {**state.scores, current: state.scores[current] + roll}
+        record = {"player": current, "roll": roll}
+        new = replace(state, scores=scores, turn=state.turn + 1, history=[*state.history, record])
+        return Applied(new, [{"type": "rolled", **record}])
+
+    def legal_actions(self, state: RaceState, player: str) -> list[Action] | None:
+        return [{"do": "roll"}] if state.players[state.turn % len(state.players)] == player else []
+
+    def outcome(self, state: RaceState) -> Outcome | None:
+        best = max(state.scores.values())
+        if best < state.target:
+            return None
+        return Outcome([p for p, s in state.scores.items() if s == best], dict(state.scores))
+
+    def view_for(self, state: RaceState, player: str | None) -> dict[str, Any]:
+        view = asdict(state)
+        view["notes"] = {p: n for p, n in state.notes.items() if p == player}
+        return view
+
+    def timers(self, state: RaceState) -> list[Timer]:
+        return [Timer(f"turn:{state.turn}", 30.0, {"do": "skip"})]
+
+    def dump(self, state: RaceState) -> dict[str, Any]:
+        return asdict(state)
+
+    def load(self, data: dict[str, Any]) -> RaceState:
+        return RaceState(**data)
+
+    def replay_output(self, state: RaceState) -> dict[str, Any]:
+        outcome = self.outcome(state)
+        return {
+            "phase": "over" if outcome else "racing",
+            "finished": outcome is not None,
+            "winners": outcome.winners if outcome else [],
+            "scores": dict(state.scores),
+            "history": list(state.history),
+        }

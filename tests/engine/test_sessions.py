@@ -1,0 +1,267 @@
+"""The session manager: lobby, lock, idempotency, stale refusal, persistence, timers, restore."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.engine.errors import (
+    BadAction,
+    ChannelBusy,
+    GameOver,
+    NotAPlayer,
+    NotYourTurn,
+    StaleAction,
+    WrongPhase,
+)
+from bot.engine.sessions import SessionManager
+from bot.store import Store
+from tests.engine.race_game import RaceGame
+
+
+class Clock:
+    """A clock the test moves by hand; timers compare their deadlines with it."""
+
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def env(tmp_path):
+    clock = Clock()
+    store = await Store.open(tmp_path / "bot.db")
+    manager = SessionManager(store, {"race": RaceGame()}, clock=clock)
+    await manager.start()
+    yield manager, store, clock, tmp_path / "bot.db"
+    await manager.close()
+    await store.close()
+
+
+async def started(manager, players=("ann", "bob"), options=None, channel=10):
+    record = await manager.open_lobby(1, channel, "race", players[0], options or {"target": 10})
+    for player in players[1:]:
+        await manager.join(record.id, player)
+    await manager.start_game(record.id, players[0])
+    return record.id
+
+
+async def test_lobby_join_leave_start(env):
+    manager, *_ = env
+    record = await manager.open_lobby(1, 10, "race", "ann", {})
+    await manager.join(record.id, "bob")
+    await manager.join(record.id, "cat")
+    record = await manager.leave_lobby(record.id, "cat")
+    assert record.players == ["ann", "bob"]
+    with pytest.raises(BadAction):
+        await manager.join(record.id, "bob")
+    with pytest.raises(NotAPlayer):
+        await manager.start_game(record.id, "bob")  # only the host starts
+    result = await manager.start_game(record.id, "ann")
+    assert result.session.status == "active"
+    with pytest.raises(WrongPhase):
+        await manager.join(record.id, "dan")
+
+
+async def test_start_needs_the_minimum_players_and_bad_options_are_refused_at_once(env):
+    manager, *_ = env
+    with pytest.raises(BadAction):
+        await manager.open_lobby(1, 10, "race", "ann", {"target": -3})
+    record = await manager.open_lobby(1, 10, "race", "ann", {})
+    with pytest.raises(BadAction):
+        await manager.start_game(record.id, "ann")
+
+
+async def test_one_open_game_per_channel(env):
+    manager, *_ = env
+    await manager.open_lobby(1, 10, "race", "ann", {})
+    with pytest.raises(ChannelBusy):
+        await manager.open_lobby(1, 10, "race", "bob", {})
+    await manager.open_lobby(1, 11, "race", "bob", {})  # another channel is free
+
+
+async def test_act_applies_persists_and_logs(env):
+    manager, store, *_ = env
+    sid = await started(manager)
+    result = await manager.act(sid, "ann", {"do": "roll", "roll": 4})
+    assert result.events == [{"type": "rolled", "player": "ann", "roll": 4}]
+    stored = await store.sessions.get(sid)
+    assert stored.version == 1 and stored.snapshot["scores"]["ann"] == 4
+    log = await store.actions.for_session(sid)
+    assert [entry.action for entry in log] == [{"do": "roll", "roll": 4, "player": "ann"}]
+
+
+async def test_chance_outcomes_enter_the_log(env):
+    manager, store, *_ = env
+    sid = await started(manager)
+    await manager.act(sid, "ann", {"do": "roll"})
+    (entry,) = await store.actions.for_session(sid)
+    assert 1 <= entry.action["roll"] <= 6
+
+
+async def test_a_refused_action_changes_nothing(env):
+    manager, store, *_ = env
+    sid = await started(manager)
+    with pytest.raises(NotYourTurn):
+        await manager.act(sid, "bob", {"do": "roll", "roll": 3})
+    with pytest.raises(NotAPlayer):
+        await manager.act(sid, "eve", {"do": "roll", "roll": 3})
+    stored = await store.sessions.get(sid)
+    assert stored.version == 0 and await store.actions.for_session(sid) == []
+
+
+async def test_the_actor_is_the_caller_not_the_action(env):
+    manager, *_ = env
+    sid = await started(manager)
+    with pytest.raises(NotYourTurn):
+        await manager.act(sid, "bob", {"do": "roll", "roll": 3, "player": "ann"})
+
+
+async def test_an_interaction_applied_twice_is_applied_once(env):
+    manager, store, *_ = env
+    sid = await started(manager)
+    first = await manager.act(sid, "ann", {"do": "roll", "roll": 2}, interaction_id="111")
+    again = await manager.act(sid, "ann", {"do": "roll", "roll": 2}, interaction_id="111")
+    assert again.duplicate and again.events == first.events
+    assert (await store.sessions.get(sid)).version == 1
+
+
+async def test_an_action_against_an_older_version_is_stale(env):
+    manager, *_ = env
+    sid = await started(manager)
+    await manager.act(sid, "ann", {"do": "roll", "roll": 2}, expected_version=0)
+    with pytest.raises(StaleAction):
+        await manager.act(sid, "bob", {"do": "roll", "roll": 2}, expected_version=0)
+    await manager.act(sid, "bob", {"do": "roll", "roll": 2}, expected_version=1)
+
+
+async def test_concurrent_actions_are_serialised_by_the_session_lock(env):
+    manager, store, *_ = env
+    sid = await started(manager)
+    results = await asyncio.gather(
+        *(manager.act(sid, "ann", {"do": "note", "text": str(i)}) for i in range(20)), return_exceptions=True
+    )
+    assert not [r for r in results if isinstance(r, Exception)]
+    versions = [entry.version for entry in await store.actions.for_session(sid)]
+    assert versions == list(range(20))
+
+
+async def test_finishing_records_results_and_refuses_more(env):
+    manager, store, *_ = env
+    sid = await started(manager, options={"target": 5})
+    result = await manager.act(sid, "ann", {"do": "roll", "roll": 6})
+    assert result.session.status == "finished"
+    assert result.events[-1] == {"type": "finished", "winners": ["ann"], "scores": {"ann": 6, "bob": 0}}
+    rows = await store.results.for_session(sid)
+    assert [(r.user_id, r.rank, r.won) for r in rows] == [("ann", 1, True), ("bob", 2, False)]
+    with pytest.raises(GameOver):
+        await manager.act(sid, "bob", {"do": "roll", "roll": 1})
+    assert (await store.results.leaderboard(1, "race"))[0].user_id == "ann"
+
+
+async def test_view_hides_other_players_secrets(env):
+    manager, *_ = env
+    sid = await started(manager)
+    await manager.act(sid, "ann", {"do": "note", "text": "secret plan"})
+    assert (await manager.view(sid, "ann"))["notes"] == {"ann": "secret plan"}
+    assert (await manager.view(sid, "bob"))["notes"] == {}
+    assert (await manager.view(sid, None))["notes"] == {}
+
+
+async def test_a_due_timer_applies_its_system_action(env):
+    manager, store, clock, _ = env
+    sid = await started(manager)
+    record = await manager.session(sid)
+    assert record.timers["turn:0"]["at"] == clock.now + 30
+    seen = []
+
+    async def listener(session, events):
+        seen.append(events)
+
+    manager.listeners.append(listener)
+    result = await manager.fire_timer(sid, "turn:0")
+    assert result.events == [{"type": "skipped", "player": "ann"}]
+    assert seen == [result.events]
+    assert "turn:1" in (await store.sessions.get(sid)).timers
+
+
+async def test_a_timer_whose_state_moved_on_does_nothing(env):
+    manager, *_ = env
+    sid = await started(manager)
+    await manager.act(sid, "ann", {"do": "roll", "roll": 1})
+    assert await manager.fire_timer(sid, "turn:0") is None
+
+
+async def test_a_lobby_expires(env):
+    manager, store, *_ = env
+    record = await manager.open_lobby(1, 10, "race", "ann", {})
+    result = await manager.fire_timer(record.id, "lobby")
+    assert result.events == [{"type": "lobby_expired"}]
+    assert (await store.sessions.get(record.id)).status == "cancelled"
+
+
+async def test_cancel_closes_the_game(env):
+    manager, *_ = env
+    sid = await started(manager)
+    await manager.cancel(sid)
+    with pytest.raises(GameOver):
+        await manager.act(sid, "ann", {"do": "roll", "roll": 1})
+    with pytest.raises(GameOver):
+        await manager.cancel(sid)
+
+
+async def test_restore_after_a_restart_gives_the_same_state_and_rearms_timers(env):
+    manager, store, clock, path = env
+    sid = await started(manager)
+    await manager.act(sid, "ann", {"do": "roll", "roll": 5})
+    await manager.act(sid, "bob", {"do": "note", "text": "hidden"})
+    before_view = await manager.view(sid, "bob")
+    before_timers = (await manager.session(sid)).timers
+    await manager.close()
+    await store.close()
+
+    store2 = await Store.open(path)
+    manager2 = SessionManager(store2, {"race": RaceGame()}, clock=clock)
+    try:
+        assert await manager2.start() == 1
+        assert await manager2.view(sid, "bob") == before_view
+        assert (await manager2.session(sid)).timers == before_timers
+        assert (sid, "turn:1") in manager2._timer_tasks  # re-armed
+        clock.now += 31  # the deadline passed while the bot was down: it fires at once
+        manager2._arm_timers(await manager2.session(sid))
+        await asyncio.sleep(0.05)
+        assert (await store2.sessions.get(sid)).snapshot["turn"] == 2
+    finally:
+        await manager2.close()
+        await store2.close()
+
+
+async def test_idle_sessions_leave_memory_and_come_back(env):
+    manager, *_ = env
+    sid = await started(manager)
+    await manager.act(sid, "ann", {"do": "roll", "roll": 3})
+    manager.idle_seconds = -1
+    assert manager.evict_idle() >= 1
+    assert manager.loaded_sessions == 0
+    assert (await manager.view(sid, None))["scores"]["ann"] == 3
+
+
+async def test_replay_of_the_log_gives_the_same_state(env):
+    import random
+
+    from bot.engine.game import step
+
+    manager, store, *_ = env
+    sid = await started(manager)
+    for player in ("ann", "bob", "ann"):
+        await manager.act(sid, player, {"do": "roll"})
+    record = await store.sessions.get(sid)
+    game = RaceGame()
+    state = game.new_game(record.options, record.players, record.setup, random.Random(record.seed))
+    for entry in await store.actions.for_session(sid):
+        _, applied = step(game, state, record.seed, entry.version, entry.action)
+        state = applied.state
+    assert game.dump(state) == record.snapshot

@@ -1,0 +1,139 @@
+"""The SQLite store: PRAGMAs, migrations, transactions, the one-open-game-per-channel rule."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from bot.store import ChannelTaken, SchemaTooNew, SessionRecord, Store, UsedWordRecord
+from bot.store.migrations import MIGRATIONS
+
+
+def lobby(channel_id: int = 10, game: str = "race") -> SessionRecord:
+    return SessionRecord(
+        id=0, guild_id=1, channel_id=channel_id, game=game, status="lobby", host_id="ann",
+        players=["ann"], options={}, seed=7, created_at=1.0, updated_at=1.0,
+    )  # fmt: skip
+
+
+@pytest.fixture
+async def store(tmp_path):
+    store = await Store.open(tmp_path / "bot.db")
+    yield store
+    await store.close()
+
+
+async def test_pragmas_are_set(store):
+    assert (await store.db.fetch_one("PRAGMA journal_mode"))[0] == "wal"
+    assert (await store.db.fetch_one("PRAGMA foreign_keys"))[0] == 1
+    assert (await store.db.fetch_one("PRAGMA busy_timeout"))[0] == 5000
+    assert (await store.db.fetch_one("PRAGMA synchronous"))[0] == 1  # NORMAL
+
+
+async def test_migrations_bring_a_new_file_to_the_latest_version(store):
+    assert await store.db.schema_version() == len(MIGRATIONS)
+    tables = {row[0] for row in await store.db.fetch_all("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"sessions", "actions", "used_words", "votes", "ballots", "results", "profiles"} <= tables
+    assert {"guild_settings", "meta"} <= tables
+
+
+async def test_reopening_does_not_migrate_again(tmp_path):
+    first = await Store.open(tmp_path / "bot.db")
+    async with first.transaction() as tx:
+        await first.meta.set(tx, "kept", "yes")
+    await first.close()
+    second = await Store.open(tmp_path / "bot.db")
+    assert await second.meta.get("kept") == "yes"
+    await second.close()
+
+
+async def test_a_database_newer_than_the_code_is_refused(tmp_path):
+    path = tmp_path / "bot.db"
+    connection = sqlite3.connect(path)
+    connection.execute(f"PRAGMA user_version={len(MIGRATIONS) + 1}")
+    connection.close()
+    with pytest.raises(SchemaTooNew):
+        await Store.open(path)
+
+
+async def test_a_failing_transaction_is_rolled_back(store):
+    with pytest.raises(RuntimeError):
+        async with store.transaction() as tx:
+            await store.meta.set(tx, "half", "written")
+            raise RuntimeError("boom")
+    assert await store.meta.get("half") is None
+    async with store.transaction() as tx:  # the connection is usable again
+        await store.meta.set(tx, "after", "ok")
+    assert await store.meta.get("after") == "ok"
+
+
+async def test_one_open_game_per_channel(store):
+    async with store.transaction() as tx:
+        first = await store.sessions.create(tx, lobby())
+    with pytest.raises(ChannelTaken):
+        async with store.transaction() as tx:
+            await store.sessions.create(tx, lobby())
+    record = await store.sessions.get(first)
+    record.status = "finished"
+    async with store.transaction() as tx:
+        await store.sessions.save(tx, record)
+        await store.sessions.create(tx, lobby())  # allowed once the first one is over
+
+
+async def test_session_round_trips_json_fields(store):
+    record = lobby()
+    record.options = {"language": "fr", "words": 5}
+    record.snapshot = {"board": [[1, 2], [3]], "name": "Zoë"}
+    async with store.transaction() as tx:
+        record.id = await store.sessions.create(tx, record)
+    loaded = await store.sessions.get(record.id)
+    assert loaded == record
+
+
+async def test_user_text_is_bound_never_interpolated(store):
+    hostile = "x'); DROP TABLE sessions; --"
+    async with store.transaction() as tx:
+        sid = await store.sessions.create(tx, lobby())
+        await store.used_words.add(tx, sid, [UsedWordRecord(1, hostile, hostile, hostile)])
+    assert (await store.used_words.for_session(sid))[0].word == hostile
+    assert await store.sessions.get(sid) is not None
+
+
+async def test_used_words_are_unique_per_round_player_and_word(store):
+    async with store.transaction() as tx:
+        sid = await store.sessions.create(tx, lobby())
+        words = [UsedWordRecord(1, "ann", "pear", "pear"), UsedWordRecord(1, "ann", "pear", "pear")]
+        await store.used_words.add(tx, sid, words)
+        await store.used_words.add(tx, sid, [UsedWordRecord(1, "bob", "pear", "pear")])
+    assert len(await store.used_words.for_session(sid)) == 2
+    assert await store.used_words.was_used(sid, "pear", before_round=2)
+    assert not await store.used_words.was_used(sid, "pear", before_round=1)
+
+
+async def test_votes_keep_the_last_ballot_and_close_once(store):
+    from bot.store import VoteRecord
+
+    vote = VoteRecord(
+        0, None, 10, None, "dispute", "Is 'cans' a word?", ["ann", "bob"], 99.0, "open", None, {}
+    )
+    async with store.transaction() as tx:
+        vote.id = await store.votes.create(tx, vote, 1.0)
+        await store.votes.cast(tx, vote.id, "ann", True, 2.0)
+        await store.votes.cast(tx, vote.id, "ann", False, 3.0)
+    assert await store.votes.ballots(vote.id) == {"ann": False}
+    async with store.transaction() as tx:
+        assert await store.votes.close(tx, vote.id, "no")
+        assert not await store.votes.close(tx, vote.id, "no")
+    assert await store.votes.all_open() == []
+
+
+async def test_profiles_and_guild_settings(store):
+    async with store.transaction() as tx:
+        await store.profiles.set_birthday(tx, "ann", 2, 29, 1.0)
+        await store.profiles.set_language(tx, "ann", "fr", 2.0)
+        await store.guild_settings.set_language(tx, 1, "de", 1.0)
+    profile = await store.profiles.get("ann")
+    assert (profile.birth_month, profile.birth_day, profile.language) == (2, 29, "fr")
+    assert await store.guild_settings.language(1, "en") == "de"
+    assert await store.guild_settings.language(2, "en") == "en"
