@@ -1,0 +1,709 @@
+"""TopWords as a `Game`: turns, racks and bag, the dictionary, challenges, disputes and the end."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from bot.engine.errors import BadAction, GameOver, NotAPlayer, NotYourTurn, WrongPhase
+from bot.engine.game import JSON, Action, Applied, Event, Outcome, Timer, UsedWord
+from bot.games.topwords.messages import RuleBroken
+from bot.games.topwords.rules import (
+    MAX_HEIGHT,
+    RACK_PENALTY,
+    RACK_SIZE,
+    SIZE,
+    TILE_COUNTS,
+    Scored,
+    Tile,
+    can_place_any,
+    empty_board,
+    multiset_missing,
+    normalise_letter,
+    place,
+    remove_letters,
+    score_placement,
+    square_name,
+    stack_at,
+    start_rank,
+)
+from bot.games.topwords.state import MODES, Options, State, copy_state, dump_state, load_state
+
+ACTIONS = frozenset({"place", "pass", "challenge", "dispute", "vote", "close_challenge", "close_vote"})
+SYSTEM_ACTIONS = frozenset({"close_challenge", "close_vote"})
+
+
+class Verdict(Protocol):
+    @property
+    def word(self) -> str: ...
+    @property
+    def valid(self) -> bool: ...
+    @property
+    def reason(self) -> str | None: ...
+
+
+class Words(Protocol):
+    """The part of bot.words.WordService TopWords uses."""
+
+    def check_tiles(self, tiles: str, lang: str = ...) -> Verdict: ...
+    def lemma_key(self, word: str, lang: str) -> str: ...
+
+
+class TopWords:
+    """The pure rules of TopWords (seeds/topwords-spielregel-de.txt, RULES-NOTES.md)."""
+
+    name = "topwords"
+    min_players = 2  # "für 2 - 4 Spieler"
+    max_players = 4
+    action_names = ACTIONS
+
+    def __init__(self, words: Words | None) -> None:
+        self.words = words
+
+    # ------------------------------------------------------------------ setup
+
+    def new_game(
+        self, options: Mapping[str, Any], players: Sequence[str], setup: Mapping[str, Any], rng: random.Random
+    ) -> State:
+        """Start draw, shuffled bag and racks; `setup` may force first_player, board, racks and bag."""
+        opts = self._options(options)
+        players = list(players)
+        if not self.min_players <= len(players) <= self.max_players or len(set(players)) != len(players):
+            raise BadAction(f"TopWords is for {self.min_players}–{self.max_players} different players.")
+        unknown = set(setup) - {"first_player", "racks", "bag", "board"}
+        if unknown:
+            raise BadAction(f"Unknown setup keys: {', '.join(sorted(unknown))}.")
+        state = State(players=players, options=opts, scores=dict.fromkeys(players, 0))
+        pool = Counter(TILE_COUNTS)
+        board = empty_board()
+        for entry in _list(setup.get("board", []), "setup.board"):
+            if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[2], str)):
+                raise BadAction("setup.board holds [row, col, stack] with the stack written bottom to top.")
+            row, col = _int(entry[0], "row"), _int(entry[1], "col")
+            stack = "".join(normalise_letter(ch) for ch in entry[2])
+            if not (0 <= row < SIZE and 0 <= col < SIZE) or not 1 <= len(stack) <= MAX_HEIGHT:
+                raise BadAction(f"setup.board: bad square or stack {entry!r}.")
+            if any(a == b for a, b in zip(stack, stack[1:], strict=False)):
+                raise BadAction(f"setup.board: the same letter on the same letter in {stack}.")
+            board[row * SIZE + col] = stack
+            pool.subtract(stack)
+        state.board = board
+        racks_forced = setup.get("racks", {})
+        if not isinstance(racks_forced, dict):
+            raise BadAction("setup.racks maps players to their tiles.")
+        for player, rack in racks_forced.items():
+            if player not in players or not isinstance(rack, str) or len(rack) > RACK_SIZE:
+                raise BadAction(f"setup.racks: {player!r} needs a player and at most {RACK_SIZE} tiles.")
+            state.racks[player] = "".join(normalise_letter(ch) for ch in rack)
+            pool.subtract(state.racks[player])
+        bag_forced = setup.get("bag", "")
+        if not isinstance(bag_forced, str):
+            raise BadAction("setup.bag is a string of tiles in the order they are drawn.")
+        bag_forced = "".join(normalise_letter(ch) for ch in bag_forced)
+        pool.subtract(bag_forced)
+        short = sorted(letter for letter, n in pool.items() if n < 0)
+        if short:
+            raise BadAction(f"The setup uses more tiles than the game has: {', '.join(short)}.")
+        first = setup.get("first_player")
+        if first is not None:
+            if first not in players:
+                raise BadAction(f"setup.first_player {first!r} is not a player.")
+            state.first_player = first
+        else:
+            state.start_draw, state.first_player = _start_draw(players, rng)
+        rest = list(pool.elements())
+        rng.shuffle(rest)
+        state.bag = bag_forced + "".join(rest)
+        for player in players:
+            if player not in state.racks:
+                self._draw(state, player, RACK_SIZE)
+        state.turn = players.index(state.first_player)
+        return state
+
+    def _options(self, options: Mapping[str, Any]) -> Options:
+        unknown = set(options) - set(Options.__dataclass_fields__)
+        if unknown:
+            raise BadAction(f"Unknown TopWords options: {', '.join(sorted(unknown))}.")
+        opts = Options(**dict(options))
+        if opts.language != "de":
+            raise BadAction("TopWords is played in German: language must be 'de'.")
+        if opts.mode not in MODES:
+            raise BadAction(f"mode is one of {', '.join(MODES)}.")
+        if not isinstance(opts.check_words, bool):
+            raise BadAction("check_words is true or false.")
+        for name in ("challenge_seconds", "vote_seconds"):
+            value = getattr(opts, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise BadAction(f"{name} is a whole number of seconds above 0.")
+        if opts.check_words and self.words is None:
+            raise BadAction("Checking words needs the words service.")
+        return opts
+
+    # ------------------------------------------------------------------ the Game contract
+
+    def resolve_chance(self, state: State, action: Action, rng: random.Random) -> Action:
+        """A swap puts the tile back at a random place in the bag (`at`) before the blind draw."""
+        if action.get("do") == "pass" and action.get("swap") is not None and "at" not in action:
+            action = {**action, "at": rng.randint(0, len(state.bag))}
+        return action
+
+    def apply(self, state: State, action: Action) -> Applied:
+        do = action.get("do")
+        if do not in ACTIONS:
+            raise BadAction(f"Unknown TopWords action {do!r}.")
+        if state.phase == "over":
+            raise GameOver("The game is over.")
+        s = copy_state(state)
+        applied = Applied(s)
+        if do in SYSTEM_ACTIONS:
+            if action.get("player") is not None:
+                raise BadAction(f"{do} is done by the system, not by a player.")
+            if do == "close_challenge":
+                self._close_challenge(s, applied)
+            else:
+                self._close_vote(s, applied)
+            return applied
+        player = action.get("player")
+        if not isinstance(player, str):
+            raise BadAction(f"{do} needs a player.")
+        if player not in s.players:
+            raise NotAPlayer(f"{player} does not play in this game.")
+        if do == "place":
+            self._expect_turn(s, player)
+            self._place(s, player, _tiles(action.get("tiles")), applied)
+        elif do == "pass":
+            self._expect_turn(s, player)
+            self._pass(s, player, action, applied)
+        elif do == "challenge":
+            self._challenge(s, player, applied)
+        elif do == "dispute":
+            self._dispute(s, player, action, applied)
+        else:
+            self._vote(s, player, action.get("accept"), applied)
+        return applied
+
+    def legal_actions(self, state: State, player: str) -> list[Action] | None:
+        """None for the player to move (placements are too many to list); otherwise the few open to them."""
+        if state.phase == "over" or player not in state.players:
+            return []
+        if state.phase == "vote":
+            assert state.vote is not None
+            if player in state.vote["voters"] and player not in state.vote["votes"]:
+                return [{"do": "vote", "player": player, "accept": a} for a in (True, False)]
+            return []
+        if state.phase == "play" and state.current == player:
+            return None
+        found: list[Action] = []
+        if self._challengeable(state, player) is None:
+            found.append({"do": "challenge", "player": player})
+        if self._disputable(state, player) is None:
+            found.append({"do": "dispute", "player": player})
+        return found
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        return Outcome(winners=_winners(state), scores=dict(state.scores))
+
+    def view_for(self, state: State, player: str | None) -> JSON:
+        """The board, scores and history for all; a rack only for its owner; the bag only as a count."""
+        last = state.history[-1]["tiles"] if state.history else []
+        view: JSON = {
+            "game": self.name,
+            "players": list(state.players),
+            "mode": state.options.mode,
+            "phase": state.phase,
+            "turn": state.current if state.phase == "play" else None,
+            "board": [[stack_at(state.board, r, c) for c in range(SIZE)] for r in range(SIZE)],
+            "rack_counts": {p: len(state.racks[p]) for p in state.players},
+            "bag_count": len(state.bag),
+            "scores": dict(state.scores),
+            "history": [dict(record) for record in state.history],
+            "last_move": [[r, c] for r, c, _ in last],
+            "first_player": state.first_player,
+            "start_draw": [dict(round_) for round_ in state.start_draw],
+            "passes": state.passes,
+            "pending": None,
+            "vote": None,
+            "finished": state.phase == "over",
+            "winners": _winners(state) if state.phase == "over" else [],
+            "penalties": dict(state.penalties),
+            "end_reason": state.end_reason,
+        }
+        if state.pending is not None:
+            view["pending"] = {k: state.pending[k] for k in ("player", "move", "challenged", "settled")}
+        if state.vote is not None:
+            view["vote"] = {k: state.vote[k] for k in ("id", "kind", "by", "of", "words", "voters", "tiles")}
+            view["vote"]["voted"] = sorted(state.vote["votes"])
+        if player is not None and player in state.racks:
+            view["you"] = player
+            view["rack"] = state.racks[player]
+        return view
+
+    def timers(self, state: State) -> list[Timer]:
+        if state.phase == "final_challenge":
+            move = state.pending["move"] if state.pending else state.moves
+            action = {"do": "close_challenge"}
+            return [Timer(f"final:{move}", state.options.challenge_seconds, action)]
+        if state.phase == "vote" and state.vote is not None:
+            return [Timer(f"vote:{state.vote['id']}", state.options.vote_seconds, {"do": "close_vote"})]
+        return []
+
+    def dump(self, state: State) -> JSON:
+        return dump_state(state)
+
+    def load(self, data: JSON) -> State:
+        return load_state(data)
+
+    def replay_output(self, state: State) -> JSON:
+        """SCENARIOS.md keys plus the board (top letters, heights, stacks), racks and the logs."""
+        stacks = {
+            square_name(r, c): stack_at(state.board, r, c)
+            for r in range(SIZE)
+            for c in range(SIZE)
+            if stack_at(state.board, r, c)
+        }
+        return {
+            "phase": state.phase,
+            "finished": state.phase == "over",
+            "winners": _winners(state) if state.phase == "over" else [],
+            "scores": dict(state.scores),
+            "history": [dict(record) for record in state.history],
+            "first_player": state.first_player,
+            "turn": state.current if state.phase == "play" else None,
+            "board": [
+                "".join(stack_at(state.board, r, c)[-1:] or "." for c in range(SIZE)) for r in range(SIZE)
+            ],
+            "heights": [
+                "".join(str(len(stack_at(state.board, r, c))) for c in range(SIZE)) for r in range(SIZE)
+            ],
+            "stacks": stacks,
+            "racks": dict(state.racks),
+            "bag_count": len(state.bag),
+            "tiles": sum(len(x) for x in state.board)
+            + sum(len(r) for r in state.racks.values())
+            + len(state.bag),
+            "passes": [dict(p) for p in state.passes_log],
+            "challenges": [dict(c) for c in state.challenges],
+            "votes": [dict(v) for v in state.votes],
+            "penalties": dict(state.penalties),
+            "end_reason": state.end_reason,
+        }
+
+    # ------------------------------------------------------------------ moves
+
+    def _expect_turn(self, s: State, player: str) -> None:
+        if s.phase != "play":
+            raise WrongPhase(_phase_text(s))
+        if s.current != player:
+            raise NotYourTurn(f"It is {s.current}'s turn.")
+
+    def _place(self, s: State, player: str, tiles: list[Tile], applied: Applied) -> None:
+        scored = self._check_placement(s, player, tiles)
+        if s.options.mode == "strict":
+            bad = self._invalid_words(s, scored)
+            if bad:
+                word, reason = bad[0]
+                raise RuleBroken("invalid_word", word=word, reason=reason)
+        self._commit(s, player, scored, applied)
+
+    def _check_placement(self, s: State, player: str, tiles: list[Tile]) -> Scored:
+        """Every rule but the dictionary; raise RuleBroken naming the first one broken."""
+        missing = multiset_missing(s.racks[player], (letter for _, _, letter in tiles))
+        if missing:
+            raise RuleBroken("not_on_rack", letters=", ".join(missing))
+        return score_placement(s.board, tiles)
+
+    def _invalid_words(self, s: State, scored: Scored) -> list[tuple[str, str | None]]:
+        """The words of a placement the dictionary (or an earlier vote) does not allow, with the reason."""
+        bad = []
+        for word in scored.words:
+            valid, reason, _ = self._judge(s, word.letters)
+            if not valid:
+                bad.append((word.letters, reason))
+        return bad
+
+    def _judge(self, s: State, word: str) -> tuple[bool, str | None, str]:
+        """(allowed, reason code, dictionary spelling) of a word in tiles; a table vote beats the dictionary."""
+        if word in s.overrides:
+            allowed = s.overrides[word]
+            return allowed, None if allowed else "voted_out", word
+        if not s.options.check_words or self.words is None:
+            return True, None, word
+        verdict = self.words.check_tiles(word, lang=s.options.language)
+        return verdict.valid, verdict.reason, verdict.word
+
+    def _commit(self, s: State, player: str, scored: Scored, applied: Applied) -> None:
+        """Put an accepted move on the board, score it, refill the rack, pass the turn, check for the end."""
+        self._settle(s, applied)
+        s.taken_back = None
+        rack_before = s.racks[player]
+        s.board = place(s.board, scored.tiles)
+        s.racks[player] = remove_letters(rack_before, (letter for _, _, letter in scored.tiles))
+        # "zieht ... Ersatzbuchstaben aus dem Beutel, bis er wieder sieben auf dem Stellbrett hat"
+        drawn = self._draw(s, player, RACK_SIZE - len(s.racks[player]))
+        s.scores[player] += scored.points
+        record: dict[str, Any] = {
+            "move": s.moves + 1,
+            "player": player,
+            "tiles": [[r, c, letter] for r, c, letter in scored.tiles],
+            "words": [{"word": w.letters, "points": w.points} for w in scored.words],
+            "doubled": scored.doubled,
+            "bonus": scored.bonus,
+            "points": scored.points,
+        }
+        s.history.append(record)
+        s.pending = {
+            "player": player,
+            "move": record["move"],
+            "drawn": drawn,
+            "rack_before": rack_before,
+            "passes_before": s.passes,
+            "challenged": False,
+            "settled": False,
+        }
+        s.passes = 0
+        s.turn = (s.turn + 1) % len(s.players)
+        applied.events.append({"type": "moved", **record, "score": s.scores[player], "bag_count": len(s.bag)})
+        applied.events.append(_rack_event(s, player, drawn=drawn))
+        ending = self._ending(s, player)
+        if ending is None:
+            return
+        if s.options.mode == "challenge":
+            # The last move may still be challenged: the end waits for the window (timer close_challenge).
+            s.phase, s.ending = "final_challenge", ending
+            applied.events.append(
+                {"type": "final_challenge", "player": player, "seconds": s.options.challenge_seconds}
+            )
+        else:
+            self._end(s, ending, applied)
+
+    def _ending(self, s: State, mover: str) -> str | None:
+        """Why the game ends after a move, if it does (rulebook "DAS ENDE DES SPIELS")."""
+        if not s.racks[mover] and not s.bag:
+            return "out"  # "Ein Spieler hat keine Buchstaben mehr (und kann ... keine nachziehen)"
+        if not any(can_place_any(s.board, s.racks[p]) for p in s.players):
+            return "blocked"  # "keiner der Spieler kann mit seinen Buchstaben ein neues Wort bilden"
+        return None
+
+    def _draw(self, s: State, player: str, count: int) -> str:
+        drawn, s.bag = s.bag[: max(count, 0)], s.bag[max(count, 0) :]
+        s.racks[player] = s.racks.get(player, "") + drawn
+        return drawn
+
+    def _pass(self, s: State, player: str, action: Action, applied: Applied) -> None:
+        """ "PASSEN": no move; the player may throw one tile into the bag and draw one blind."""
+        swap = action.get("swap")
+        event: Event = {"type": "passed", "player": player, "swapped": swap is not None}
+        if swap is not None:
+            letter = normalise_letter(swap)
+            if letter not in s.racks[player]:
+                raise RuleBroken("not_on_rack", letters=letter)
+            if not s.bag:
+                raise RuleBroken("bag_empty")
+            at = action.get("at", 0)
+            if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= len(s.bag):
+                raise BadAction(f"at is where the tile goes back into the bag: 0 to {len(s.bag)}.")
+            self._settle(s, applied)
+            s.racks[player] = remove_letters(s.racks[player], letter)
+            s.bag = s.bag[:at] + letter + s.bag[at:]
+            drawn = self._draw(s, player, 1)
+            applied.events.append(event)
+            applied.events.append(_rack_event(s, player, drawn=drawn, returned=letter))
+        else:
+            self._settle(s, applied)
+            applied.events.append(event)
+        s.taken_back = None
+        s.passes += 1
+        s.passes_log.append({"player": player, "after_move": s.moves, "swapped": swap is not None})
+        s.turn = (s.turn + 1) % len(s.players)
+        if s.passes >= len(s.players):
+            self._end(s, "passes", applied)  # "alle Spieler haben hintereinander einmal gepasst"
+
+    # ------------------------------------------------------------------ challenge mode
+
+    def _challengeable(self, s: State, player: str) -> tuple[str, str] | None:
+        """Why `player` cannot challenge now (English, German), or None when they can."""
+        if s.options.mode != "challenge":
+            return "the game is in strict mode, where the dictionary checks every move", "im strengen Modus"
+        if s.phase not in ("play", "final_challenge") or s.pending is None or s.pending["settled"]:
+            return "the last move is already final", "der letzte Zug gilt schon"
+        if s.pending["player"] == player:
+            return "it is your own move", "es ist dein eigener Zug"
+        if s.pending["challenged"]:
+            return "it was challenged already", "er wurde schon angezweifelt"
+        return None
+
+    def _challenge(self, s: State, player: str, applied: Applied) -> None:
+        """ "ANZWEIFELN": the dictionary checks the last move; a word it refuses takes the move back."""
+        why = self._challengeable(s, player)
+        if why is not None:
+            raise RuleBroken("nothing_to_challenge", why=why[0], why_de=why[1])
+        assert s.pending is not None
+        record = s.history[-1]
+        bad = []
+        for word in record["words"]:
+            valid, reason, _ = self._judge(s, word["word"])
+            if not valid:
+                bad.append({"word": word["word"], "reason": reason})
+        log = {
+            "by": player,
+            "of": record["player"],
+            "move": record["move"],
+            "success": bool(bad),
+            "words": bad,
+        }
+        s.challenges.append(log)
+        applied.events.append({"type": "challenged", **log})
+        if bad:
+            self._take_back(s, bad, applied)
+        else:
+            # A failed challenge costs nothing (our ruling); the move can no longer be challenged.
+            s.pending["challenged"] = True
+
+    def _take_back(self, s: State, bad: list[dict[str, Any]], applied: Applied) -> None:
+        """The player removes the move's tiles; the refill goes back on top of the bag; they play again."""
+        assert s.pending is not None
+        pending, record = s.pending, s.history.pop()
+        player = record["player"]
+        for r, c, _ in record["tiles"]:
+            s.board[r * SIZE + c] = s.board[r * SIZE + c][:-1]
+        s.bag = pending["drawn"] + s.bag
+        s.racks[player] = pending["rack_before"]
+        s.scores[player] -= record["points"]
+        s.passes = pending["passes_before"]
+        s.turn = s.players.index(player)
+        s.pending = None
+        s.phase, s.ending = "play", None
+        s.taken_back = {"player": player, "tiles": record["tiles"], "words": bad}
+        applied.events.append(
+            {
+                "type": "taken_back",
+                "player": player,
+                "tiles": record["tiles"],
+                "points": record["points"],
+                "score": s.scores[player],
+                "words": bad,
+            }
+        )
+        applied.events.append(_rack_event(s, player))
+
+    def _close_challenge(self, s: State, applied: Applied) -> None:
+        if s.phase != "final_challenge" or s.ending is None:
+            raise WrongPhase("No challenge window is open.")
+        self._end(s, s.ending, applied)
+
+    def _settle(self, s: State, applied: Applied) -> None:
+        """The last move becomes final (the next player acts, or the game ends): record its words."""
+        if s.pending is None:
+            return
+        record = s.history[s.pending["move"] - 1]
+        lang = s.options.language
+        for word in record["words"]:
+            _, _, spelling = self._judge(s, word["word"])
+            key = self.words.lemma_key(spelling, lang) if self.words is not None else spelling.lower()
+            applied.used_words.append(UsedWord(record["move"], record["player"], word["word"], key))
+        s.pending = None
+
+    # ------------------------------------------------------------------ disputes (RULES-NOTES: "by vote")
+
+    def _disputable(self, s: State, player: str) -> tuple[str, str] | None:
+        """Why `player` cannot dispute a verdict now without naming tiles (English, German), or None."""
+        if s.phase not in ("play", "final_challenge"):
+            return "no move is waiting", "kein Zug wartet"
+        if s.taken_back is not None and s.taken_back["player"] == player and s.phase == "play":
+            return None
+        if s.pending is None or s.pending["settled"]:
+            return "the last move is already final", "der letzte Zug gilt schon"
+        if s.pending["player"] == player:
+            return "it is your own move", "es ist dein eigener Zug"
+        return None
+
+    def _dispute(self, s: State, player: str, action: Action, applied: Applied) -> None:
+        """Put the dictionary's verdict to the vote of the other players."""
+        vote: dict[str, Any]
+        if action.get("tiles") is not None:
+            # A move the dictionary refuses, proposed by its player anyway (strict mode).
+            self._expect_turn(s, player)
+            if s.options.mode != "strict":
+                why = (
+                    "in challenge mode a move is placed unchecked",
+                    "im Anzweifel-Modus wird ungeprüft gesetzt",
+                )
+                raise RuleBroken("nothing_to_dispute", why=why[0], why_de=why[1])
+            scored = self._check_placement(s, player, _tiles(action.get("tiles")))
+            bad = self._invalid_words(s, scored)
+            if not bad:
+                why = ("the dictionary allows every word", "das Wörterbuch erlaubt jedes Wort")
+                raise RuleBroken("nothing_to_dispute", why=why[0], why_de=why[1])
+            tiles = [[r, c, letter] for r, c, letter in scored.tiles]
+            words = [{"word": w, "reason": r} for w, r in bad]
+            vote = {"kind": "allow_move", "of": player, "tiles": tiles, "words": words}
+        else:
+            blocked = self._disputable(s, player)
+            if blocked is not None:
+                raise RuleBroken("nothing_to_dispute", why=blocked[0], why_de=blocked[1])
+            if s.taken_back is not None and s.taken_back["player"] == player and s.phase == "play":
+                taken = s.taken_back
+                vote = {"kind": "restore", "of": player, "tiles": taken["tiles"], "words": taken["words"]}
+            else:
+                assert s.pending is not None
+                record = s.history[-1]
+                named = action.get("word")
+                made = [w["word"] for w in record["words"]]
+                if named is not None and (not isinstance(named, str) or named.upper() not in made):
+                    raise BadAction(f"The last move made {', '.join(made)}; dispute one of them.")
+                word = named.upper() if isinstance(named, str) else made[0]
+                vote = {
+                    "kind": "take_back",
+                    "of": record["player"],
+                    "tiles": record["tiles"],
+                    "words": [{"word": word, "reason": None}],
+                }
+        vote.update(
+            id=len(s.votes) + 1,
+            by=player,
+            back=s.phase,
+            voters=[p for p in s.players if p != player],
+            votes={},
+        )
+        s.vote, s.phase = vote, "vote"
+        applied.events.append(
+            {"type": "dispute", **{k: v for k, v in vote.items() if k not in ("back", "votes")}}
+        )
+
+    def _vote(self, s: State, player: str, accept: object, applied: Applied) -> None:
+        if s.phase != "vote" or s.vote is None:
+            raise WrongPhase(_phase_text(s))
+        if not isinstance(accept, bool):
+            raise BadAction("accept is true (the word is allowed) or false.")
+        if player not in s.vote["voters"]:
+            why = ("you raised it", "du hast sie angestoßen")
+            raise RuleBroken("not_a_voter", why=why[0], why_de=why[1])
+        if player in s.vote["votes"]:
+            why = ("you voted already", "du hast schon abgestimmt")
+            raise RuleBroken("not_a_voter", why=why[0], why_de=why[1])
+        s.vote["votes"][player] = accept
+        applied.events.append({"type": "voted", "player": player, "vote": s.vote["id"]})
+        if len(s.vote["votes"]) == len(s.vote["voters"]):
+            self._decide(s, applied)
+
+    def _close_vote(self, s: State, applied: Applied) -> None:
+        if s.phase != "vote" or s.vote is None:
+            raise WrongPhase("No vote is open.")
+        self._decide(s, applied)
+
+    def _decide(self, s: State, applied: Applied) -> None:
+        """Majority of the votes cast; a tie keeps the dictionary's verdict (as in Top Stop)."""
+        assert s.vote is not None
+        vote, s.vote = s.vote, None
+        s.phase = vote["back"]
+        yes = sum(1 for v in vote["votes"].values() if v)
+        no = len(vote["votes"]) - yes
+        words = [w["word"] for w in vote["words"]]
+        kind = vote["kind"]
+        # The dictionary allowed a move disputed for take-back and refused the others: a tie keeps that.
+        allowed = no <= yes if kind == "take_back" else yes > no
+        if yes != no:
+            for word in words:
+                s.overrides[word] = allowed  # the table's ruling holds for the rest of the game
+        log = {"id": vote["id"], "kind": kind, "by": vote["by"], "of": vote["of"], "words": words}
+        log.update(yes=yes, no=no, allowed=allowed)
+        s.votes.append(log)
+        applied.events.append({"type": "vote_result", **log})
+        if kind == "take_back":
+            assert s.pending is not None
+            if allowed:
+                s.pending["settled"] = True
+            else:
+                self._take_back(s, [{"word": w, "reason": "voted_out"} for w in words], applied)
+        elif kind == "restore":
+            s.taken_back = None
+            if allowed:
+                self._place(s, vote["of"], _tiles(vote["tiles"]), applied)
+                if s.pending is not None:
+                    s.pending["settled"] = True
+        elif allowed:
+            self._place(s, vote["of"], _tiles(vote["tiles"]), applied)
+            if s.pending is not None:
+                s.pending["settled"] = True
+
+    # ------------------------------------------------------------------ the end
+
+    def _end(self, s: State, reason: str, applied: Applied) -> None:
+        """Rack penalties ("fünf Punkte" per tile left) and the winners: the most points, ties share."""
+        self._settle(s, applied)
+        s.phase, s.end_reason, s.ending = "over", reason, None
+        for player in s.players:
+            s.penalties[player] = RACK_PENALTY * len(s.racks[player])
+            s.scores[player] -= s.penalties[player]
+        applied.events.append(
+            {
+                "type": "game_over",
+                "reason": reason,
+                "scores": dict(s.scores),
+                "penalties": dict(s.penalties),
+                "racks": dict(s.racks),  # revealed at the end: the penalties come from them
+                "winners": _winners(s),
+            }
+        )
+
+
+def _winners(s: State) -> list[str]:
+    best = max(s.scores.values())
+    return [p for p in s.players if s.scores[p] == best]
+
+
+def _rack_event(s: State, player: str, *, drawn: str = "", returned: str = "") -> Event:
+    event: Event = {"type": "rack", "player": player, "rack": s.racks[player], "private_to": player}
+    if drawn:
+        event["drawn"] = drawn
+    if returned:
+        event["returned"] = returned
+    return event
+
+
+def _phase_text(s: State) -> str:
+    return {
+        "vote": "A vote is open: wait for its result.",
+        "final_challenge": "The last move may still be challenged before the game ends.",
+        "over": "The game is over.",
+    }.get(s.phase, "You cannot do that now.")
+
+
+def _start_draw(players: list[str], rng: random.Random) -> tuple[list[dict[str, str]], str]:
+    """ "Jeder Spieler zieht einen Buchstaben": closest to A begins; the tied draw again; tiles go back."""
+    rounds: list[dict[str, str]] = []
+    drawing = list(players)
+    tiles = [letter for letter, n in TILE_COUNTS.items() for _ in range(n)]
+    while True:
+        letters = dict(zip(drawing, rng.sample(tiles, len(drawing)), strict=True))
+        rounds.append(letters)
+        best = min(start_rank(letter) for letter in letters.values())
+        drawing = [p for p in drawing if start_rank(letters[p]) == best]
+        if len(drawing) == 1:
+            return rounds, drawing[0]
+
+
+def _list(value: object, what: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise BadAction(f"{what} must be a list.")
+    return value
+
+
+def _int(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadAction(f"{what} must be a whole number.")
+    return value
+
+
+def _tiles(value: object) -> list[Tile]:
+    """The `tiles` argument: [[row, col, "A"], …] with rows and columns 0–9 (A1 is [0, 0])."""
+    tiles: list[Tile] = []
+    for entry in _list(value, "tiles"):
+        if not (isinstance(entry, list | tuple) and len(entry) == 3):
+            raise BadAction("Each tile is [row, col, letter].")
+        tiles.append((_int(entry[0], "row"), _int(entry[1], "col"), normalise_letter(entry[2])))
+    return tiles

@@ -1,0 +1,72 @@
+"""The TopWords state: plain data that round-trips through JSON exactly."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from bot.games.topwords.rules import Board, empty_board
+
+MODES = ("strict", "challenge")
+
+
+@dataclass
+class Options:
+    """Game options (SCENARIOS.md): language, mode, check_words; plus the two windows the timers run."""
+
+    language: str = "de"
+    mode: str = "strict"  # RULES-NOTES: strict is the default
+    check_words: bool = True
+    challenge_seconds: int = 30  # challenge mode: the window after a move that would end the game
+    vote_seconds: int = 30  # a dispute's vote window (as Top Stop's)
+
+
+@dataclass
+class State:
+    """Everything about one game. Records (history, pending, vote, …) are JSON objects as stored."""
+
+    players: list[str]
+    options: Options = field(default_factory=Options)
+    board: Board = field(default_factory=empty_board)
+    racks: dict[str, str] = field(default_factory=dict)
+    bag: str = ""  # draw order: the next tile drawn is bag[0]
+    scores: dict[str, int] = field(default_factory=dict)
+    turn: int = 0  # index into players of the one to move
+    phase: str = "play"  # play | vote | final_challenge | over
+    passes: int = 0  # passes in a row
+    first_player: str = ""
+    start_draw: list[dict[str, str]] = field(default_factory=list)  # one round per draw, ties draw again
+    history: list[dict[str, Any]] = field(default_factory=list)  # one record per accepted move
+    pending: dict[str, Any] | None = None  # the last move while it may still be challenged or disputed
+    taken_back: dict[str, Any] | None = None  # the move just taken back, until its player acts again
+    vote: dict[str, Any] | None = None  # the open dispute
+    overrides: dict[str, bool] = field(default_factory=dict)  # words the table voted on: allowed or not
+    ending: str | None = None  # challenge mode: why the game ends once the final window closes
+    end_reason: str | None = None  # out | passes | blocked
+    penalties: dict[str, int] = field(default_factory=dict)
+    passes_log: list[dict[str, Any]] = field(default_factory=list)
+    challenges: list[dict[str, Any]] = field(default_factory=list)
+    votes: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def current(self) -> str:
+        return self.players[self.turn]
+
+    @property
+    def moves(self) -> int:
+        return len(self.history)
+
+
+def dump_state(state: State) -> dict[str, Any]:
+    return asdict(state)
+
+
+def load_state(data: dict[str, Any]) -> State:
+    data = copy.deepcopy(data)
+    options = Options(**data.pop("options"))
+    return State(options=options, **data)
+
+
+def copy_state(state: State) -> State:
+    return copy.deepcopy(state)
