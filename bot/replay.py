@@ -171,7 +171,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.check:
             failed = 0
             for path in args.files:
-                diffs = check_file(path)
+                try:
+                    diffs = check_file(path)
+                except ScenarioError as exc:
+                    diffs = [f"not understood: {exc}"]
                 print(f"{'ok  ' if not diffs else 'FAIL'} {path}")
                 for line in diffs:
                     print(f"     {line}")

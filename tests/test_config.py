@@ -1,0 +1,56 @@
+"""Settings from the environment: defaults, validation, the no-token exit."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from bot.config import Settings, SettingsError
+
+ENV_KEYS = ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "DEFAULT_LANGUAGE", "LOBBY_MINUTES", "LOG_LEVEL")
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch):
+    for key in (*ENV_KEYS, "DISCORD_APPLICATION_ID"):
+        monkeypatch.delenv(key, raising=False)
+
+
+def test_defaults():
+    settings = Settings.from_env(env_file=None)
+    assert settings.token is None
+    assert str(settings.database_path) == "data/bot.db"
+    assert settings.default_language == "en" and settings.lobby_minutes == 15
+
+
+def test_env_file_is_read_but_the_environment_wins(tmp_path, monkeypatch):
+    env = tmp_path / ".env"
+    env.write_text("DISCORD_TOKEN=from-file\nDEV_GUILD_ID=123\nDEFAULT_LANGUAGE=de\n")
+    monkeypatch.setenv("DEFAULT_LANGUAGE", "fr")
+    settings = Settings.from_env(env)
+    assert settings.token == "from-file" and settings.dev_guild_id == 123 and settings.default_language == "fr"
+
+
+@pytest.mark.parametrize(
+    ("key", "value"), [("DEV_GUILD_ID", "abc"), ("DEFAULT_LANGUAGE", "es"), ("LOBBY_MINUTES", "-1")]
+)
+def test_bad_values_are_refused_with_the_setting_named(monkeypatch, key, value):
+    monkeypatch.setenv(key, value)
+    with pytest.raises(SettingsError, match=key):
+        Settings.from_env(env_file=None)
+
+
+def test_without_a_token_the_bot_exits_2_with_one_clear_line(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(__import__("pathlib").Path(__file__).parent.parent)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0] and "developers/applications" in lines[0]
