@@ -1,0 +1,1 @@
+"""Pillow pictures: boards, cards, score charts. Pure: a view in, PNG bytes out."""

@@ -1,0 +1,207 @@
+"""The TopWords board as a PNG: squares A–J × 1–10, top letters, stack heights, the last move, the scores.
+
+Input is `TopWords.view_for(...)` (any viewer: the picture shows nothing secret). Columns are letters
+A–J left to right, rows numbers 1–10 top to bottom, as in bot/games/topwords/commands.py ("E5" = row 4,
+col 4, a centre square).
+"""
+
+from __future__ import annotations
+
+import io
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+SIZE = 10
+CELL = 50
+GAP = 3
+MARGIN = 30  # room for the coordinates
+PANEL = 230  # the score panel right of the board
+BOARD_PX = SIZE * CELL
+WIDTH = MARGIN + BOARD_PX + MARGIN // 2 + PANEL
+HEIGHT = MARGIN + BOARD_PX + MARGIN
+CENTRE = {(4, 4), (4, 5), (5, 4), (5, 5)}
+
+BACKGROUND = (38, 50, 56)
+SQUARE = (224, 218, 200)
+CENTRE_SQUARE = (214, 184, 110)
+LABEL = (236, 239, 241)
+LETTER = (33, 33, 33)
+HIGHLIGHT = (229, 57, 53)
+# Tiles darken with the height of their stack, so tall stacks stand out at a glance.
+TILE_BY_HEIGHT = {
+    1: (255, 248, 225),
+    2: (255, 224, 178),
+    3: (255, 183, 77),
+    4: (245, 124, 0),
+    5: (191, 54, 12),
+}
+LETTER_ON_DARK = (255, 255, 255)
+
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+Colour = tuple[int, int, int]
+
+
+@lru_cache(maxsize=8)
+def _font(size: int) -> Font:
+    """Pillow's bundled font (Pillow ≥ 10.1): no system font is assumed."""
+    return ImageFont.load_default(size=size)
+
+
+@lru_cache(maxsize=1024)
+def _has_glyph(size: int, char: str) -> bool:
+    """Whether the bundled font draws `char` (it covers ASCII only: Ä, Ö, Ü are composed here)."""
+    font = _font(size)
+    return char == " " or bytes(font.getmask(char)) != bytes(font.getmask("\uffff"))
+
+
+def _glyphs(size: int, text: str) -> list[tuple[str, bool]]:
+    """`text` as drawable characters, each with whether it needs two dots on top (an umlaut)."""
+    out: list[tuple[str, bool]] = []
+    for char in text:
+        if _has_glyph(size, char):
+            out.append((char, False))
+            continue
+        base = unicodedata.normalize("NFD", char)
+        if char in "ÄÖÜäöü":
+            out.append((base[0], True))
+        elif char in "ßẞ":
+            out.extend([("s", False), ("s", False)] if char == "ß" else [("S", False), ("S", False)])
+        elif _has_glyph(size, base[0]):
+            out.append((base[0], False))  # other accents dropped: é → e
+        else:
+            out.append(("?", False))
+    return out
+
+
+def _dots(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], size: int, fill: Colour) -> None:
+    """A diaeresis over the glyph in `box`, drawn since the bundled font has no umlauts."""
+    x0, y0, x1, _ = box
+    radius = max(1.2, size * 0.06)
+    y = y0 - radius * 2.2
+    centre = (x0 + x1) / 2
+    for dx in (-0.2, 0.2):
+        x = centre + dx * (x1 - x0 + radius * 2)
+        draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=fill)
+
+
+def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: Colour) -> float:
+    """Draw `text` left-aligned at `xy` (top left), umlauts composed; returns the width drawn."""
+    font = _font(size)
+    x, y = xy
+    for char, umlaut in _glyphs(size, text):
+        draw.text((x, y), char, fill=fill, font=font)
+        if umlaut:
+            _dots(draw, draw.textbbox((x, y), char, font=font), size, fill)
+        x += font.getlength(char)
+    return x - xy[0]
+
+
+def render_board(
+    view: Mapping[str, Any],
+    *,
+    last_move: Iterable[Sequence[int]] | None = None,
+    scores: Mapping[str, int] | None = None,
+    names: Mapping[str, str] | None = None,
+) -> bytes:
+    """A PNG of the board in `view`; `last_move` squares (default: the view's) are outlined in red.
+
+    `scores` default to the view's; `names` map player ids to display names (default: the ids).
+    """
+    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    board: Sequence[Sequence[str]] = view["board"]
+    moved = {
+        (int(sq[0]), int(sq[1])) for sq in (view.get("last_move", []) if last_move is None else last_move)
+    }
+    _coordinates(draw)
+    for row in range(SIZE):
+        for col in range(SIZE):
+            _square(draw, row, col, board[row][col], (row, col) in moved)
+    _panel(draw, view, dict(view.get("scores", {}) if scores is None else scores), names or {})
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=1)
+    return out.getvalue()
+
+
+def _coordinates(draw: ImageDraw.ImageDraw) -> None:
+    font = _font(16)
+    for i in range(SIZE):
+        centre = MARGIN + i * CELL + CELL // 2
+        draw.text((centre, MARGIN // 2), chr(ord("A") + i), fill=LABEL, font=font, anchor="mm")
+        draw.text(
+            (centre, MARGIN + BOARD_PX + MARGIN // 2), chr(ord("A") + i), fill=LABEL, font=font, anchor="mm"
+        )
+        draw.text((MARGIN // 2, centre), str(i + 1), fill=LABEL, font=font, anchor="mm")
+
+
+def _square(draw: ImageDraw.ImageDraw, row: int, col: int, stack: str, highlighted: bool) -> None:
+    x0 = MARGIN + col * CELL + GAP // 2
+    y0 = MARGIN + row * CELL + GAP // 2
+    x1, y1 = x0 + CELL - GAP, y0 + CELL - GAP
+    height = len(stack)
+    fill = TILE_BY_HEIGHT[min(height, 5)] if height else CENTRE_SQUARE if (row, col) in CENTRE else SQUARE
+    draw.rounded_rectangle((x0, y0, x1, y1), radius=5, fill=fill)
+    if highlighted:
+        draw.rounded_rectangle((x0, y0, x1, y1), radius=5, outline=HIGHLIGHT, width=3)
+    if not height:
+        return
+    ink = LETTER_ON_DARK if height >= 4 else LETTER
+    ((letter, umlaut),) = _glyphs(28, stack[-1])
+    centre = ((x0 + x1) / 2, (y0 + y1) / 2 + (2 if umlaut else -1))
+    draw.text(centre, letter, fill=ink, font=_font(28), anchor="mm")
+    if umlaut:
+        _dots(draw, draw.textbbox(centre, letter, font=_font(28), anchor="mm"), 28, ink)
+    # The stack height, small, in the bottom right corner.
+    draw.text((x1 - 5, y1 - 3), str(height), fill=ink, font=_font(12), anchor="rd")
+
+
+def _panel(
+    draw: ImageDraw.ImageDraw, view: Mapping[str, Any], scores: Mapping[str, int], names: Mapping[str, str]
+) -> None:
+    x = MARGIN + BOARD_PX + MARGIN // 2
+    y = MARGIN
+    _text(draw, (x, y), "TopWords", 24, LABEL)
+    y += 40
+    turn = view.get("turn")
+    winners = [p for p in view.get("winners", [])]
+    for player in view.get("players", list(scores)):
+        name = _short(names.get(player, player), 15)
+        current = player == turn or player in winners
+        colour = HIGHLIGHT if current else LABEL
+        if current:
+            # The player to move (or a winner): a small triangle, since the font has no arrows.
+            draw.polygon([(x, y + 5), (x + 10, y + 11), (x, y + 17)], fill=HIGHLIGHT)
+        _text(draw, (x + 16, y), name, 18, colour)
+        draw.text((x + PANEL - 12, y), str(scores.get(player, 0)), fill=colour, font=_font(18), anchor="ra")
+        y += 28
+    y += 12
+    if "bag_count" in view:
+        _text(draw, (x, y), f"Bag: {view['bag_count']} tiles", 15, LABEL)
+        y += 24
+    history = view.get("history") or []
+    if history:
+        last = history[-1]
+        _text(draw, (x, y), "Last move: " + _short(names.get(last["player"], last["player"]), 13), 15, LABEL)
+        y += 22
+        for word in last["words"][:6]:
+            _text(draw, (x + 10, y), word["word"], 15, LABEL)
+            draw.text((x + 150, y), str(word["points"]), fill=LABEL, font=_font(15), anchor="ra")
+            y += 20
+        extra = " doubled" if last.get("doubled") else ""
+        bonus = f" +{last['bonus']} bonus" if last.get("bonus") else ""
+        _text(draw, (x + 10, y), f"= {last['points']} points{extra}{bonus}", 15, LABEL)
+        y += 28
+    if view.get("finished"):
+        _text(draw, (x, y), "Game over", 18, HIGHLIGHT)
+        y += 26
+        for player in winners:
+            _text(draw, (x, y), "Winner: " + _short(names.get(player, player), 13), 15, HIGHLIGHT)
+            y += 22
+
+
+def _short(name: str, limit: int) -> str:
+    return name if len(name) <= limit else name[: limit - 1] + "..."
