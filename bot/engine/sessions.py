@@ -110,7 +110,13 @@ class SessionManager:
     # -- lobby ------------------------------------------------------------------------------------
 
     async def open_lobby(
-        self, guild_id: int, channel_id: int, game_name: str, host_id: str, options: Mapping[str, Any]
+        self,
+        guild_id: int,
+        channel_id: int,
+        game_name: str,
+        host_id: str,
+        options: Mapping[str, Any],
+        host_name: str | None = None,
     ) -> SessionRecord:
         """A new lobby in the channel with the host seated; refused when a game is already open there."""
         game = self._game(game_name)
@@ -130,6 +136,7 @@ class SessionManager:
             timers={"lobby": {"at": now + self.lobby_seconds, "action": {"do": LOBBY_EXPIRE}}},
             created_at=now,
             updated_at=now,
+            names={host_id: host_name or host_id},
         )
         try:
             async with self.store.transaction() as tx:
@@ -140,7 +147,7 @@ class SessionManager:
         self._arm_timers(record)
         return record
 
-    async def join(self, session_id: int, user_id: str) -> SessionRecord:
+    async def join(self, session_id: int, user_id: str, name: str | None = None) -> SessionRecord:
         async with self._lock(session_id):
             loaded = await self._load(session_id)
             record = loaded.record
@@ -150,6 +157,7 @@ class SessionManager:
             if len(record.players) >= self._game(record.game).max_players:
                 raise BadAction("This game is full.")
             record.players = [*record.players, user_id]
+            record.names = {**record.names, user_id: name or user_id}
             await self._save(record)
             return record
 

@@ -110,4 +110,8 @@ MIGRATIONS: list[str] = [
         value  TEXT NOT NULL
     );
     """,
+    # 2: players' display names per session, so that buttons and selects can name them after a restart
+    """
+    ALTER TABLE sessions ADD COLUMN names TEXT NOT NULL DEFAULT '{}';
+    """,
 ]

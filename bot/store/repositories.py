@@ -42,6 +42,10 @@ class SessionRecord:
     message_id: int | None = None
     created_at: float = 0.0
     updated_at: float = 0.0
+    names: dict[str, str] = field(default_factory=dict)  # user id -> display name when they joined
+
+    def name(self, user_id: str) -> str:
+        return self.names.get(user_id, user_id)
 
     @property
     def is_open(self) -> bool:
@@ -66,6 +70,7 @@ class SessionRecord:
             message_id=row["message_id"],
             created_at=row["created_at"],
             updated_at=row["updated_at"],
+            names=json.loads(row["names"]),
         )
 
 
@@ -88,8 +93,8 @@ class Sessions:
         try:
             return await tx.execute(
                 "INSERT INTO sessions (guild_id, channel_id, game, status, host_id, players, options, seed,"
-                " setup, snapshot, version, timers, message_id, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " setup, snapshot, version, timers, message_id, created_at, updated_at, names)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     record.guild_id,
                     record.channel_id,
@@ -106,6 +111,7 @@ class Sessions:
                     record.message_id,
                     record.created_at,
                     record.updated_at,
+                    _dumps(record.names),
                 ),
             )
         except sqlite3.IntegrityError as exc:
@@ -114,7 +120,7 @@ class Sessions:
     async def save(self, tx: Transaction, record: SessionRecord) -> None:
         await tx.execute(
             "UPDATE sessions SET status = ?, players = ?, options = ?, setup = ?, snapshot = ?, version = ?,"
-            " timers = ?, message_id = ?, updated_at = ? WHERE id = ?",
+            " timers = ?, message_id = ?, updated_at = ?, names = ? WHERE id = ?",
             (
                 record.status,
                 _dumps(record.players),
@@ -125,6 +131,7 @@ class Sessions:
                 _dumps(record.timers),
                 record.message_id,
                 record.updated_at,
+                _dumps(record.names),
                 record.id,
             ),
         )

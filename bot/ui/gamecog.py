@@ -67,7 +67,12 @@ class GameCog(commands.Cog):
         """`/<game> new`: open a lobby in this channel with the caller as host."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
         record = await self.bot.sessions.open_lobby(
-            interaction.guild_id, interaction.channel_id, self.game_name, str(interaction.user.id), options
+            interaction.guild_id,
+            interaction.channel_id,
+            self.game_name,
+            str(interaction.user.id),
+            options,
+            interaction.user.display_name,
         )
         await interaction.response.send_message(
             embed=self.lobby_embed(record), view=self.lobby_view(record), allowed_mentions=NO_MENTIONS
@@ -105,7 +110,7 @@ class GameCog(commands.Cog):
         )
 
     async def _join(self, interaction: discord.Interaction[Any], session_id: int, _arg: str | None) -> None:
-        record = await self.bot.sessions.join(session_id, str(interaction.user.id))
+        record = await self.bot.sessions.join(session_id, str(interaction.user.id), interaction.user.display_name)
         await interaction.response.edit_message(embed=self.lobby_embed(record), view=self.lobby_view(record))
 
     async def _leave(self, interaction: discord.Interaction[Any], session_id: int, _arg: str | None) -> None:

@@ -137,3 +137,26 @@ async def test_profiles_and_guild_settings(store):
     assert (profile.birth_month, profile.birth_day, profile.language) == (2, 29, "fr")
     assert await store.guild_settings.language(1, "en") == "de"
     assert await store.guild_settings.language(2, "en") == "en"
+
+
+async def test_an_older_database_is_upgraded_and_keeps_its_rows(tmp_path):
+    from bot.store.database import _split_statements
+
+    path = tmp_path / "old.db"
+    connection = sqlite3.connect(path)
+    for statement in _split_statements(MIGRATIONS[0]):
+        connection.execute(statement)
+    connection.execute(
+        "INSERT INTO sessions (guild_id, channel_id, game, status, host_id, seed, created_at, updated_at)"
+        " VALUES (1, 10, 'race', 'lobby', 'ann', 7, 1.0, 1.0)"
+    )
+    connection.execute("PRAGMA user_version=1")
+    connection.commit()
+    connection.close()
+    store = await Store.open(path)
+    try:
+        assert await store.db.schema_version() == len(MIGRATIONS)
+        (record,) = await store.sessions.all_open()
+        assert record.host_id == "ann" and record.names == {}
+    finally:
+        await store.close()
