@@ -18,7 +18,6 @@ from bot.games.topwords.rules import (
     TILE_COUNTS,
     Scored,
     Tile,
-    can_place_any,
     empty_board,
     multiset_missing,
     normalise_letter,
@@ -31,7 +30,9 @@ from bot.games.topwords.rules import (
 )
 from bot.games.topwords.state import MODES, Options, State, copy_state, dump_state, load_state
 
-ACTIONS = frozenset({"place", "pass", "challenge", "dispute", "vote", "close_challenge", "close_vote"})
+ACTIONS = frozenset(
+    {"place", "pass", "challenge", "dispute", "propose_end", "vote", "close_challenge", "close_vote"}
+)
 SYSTEM_ACTIONS = frozenset({"close_challenge", "close_vote"})
 
 
@@ -180,6 +181,8 @@ class TopWords:
             self._challenge(s, player, applied)
         elif do == "dispute":
             self._dispute(s, player, action, applied)
+        elif do == "propose_end":
+            self._propose_end(s, player, applied)
         else:
             self._vote(s, player, action.get("accept"), applied)
         return applied
@@ -200,6 +203,8 @@ class TopWords:
             found.append({"do": "challenge", "player": player})
         if self._disputable(state, player) is None:
             found.append({"do": "dispute", "player": player})
+        if state.phase == "play":
+            found.append({"do": "propose_end", "player": player})
         return found
 
     def outcome(self, state: State) -> Outcome | None:
@@ -302,12 +307,14 @@ class TopWords:
 
     def _place(self, s: State, player: str, tiles: list[Tile], applied: Applied) -> None:
         scored = self._check_placement(s, player, tiles)
+        spellings: dict[str, str] = {}
         if s.options.mode == "strict":
-            bad = self._invalid_words(s, scored)
-            if bad:
-                word, reason = bad[0]
-                raise RuleBroken("invalid_word", word=word, reason=reason)
-        self._commit(s, player, scored, applied)
+            verdicts = [(w.letters, *self._judge(s, w.letters)) for w in scored.words]
+            for word, valid, reason, _ in verdicts:
+                if not valid:
+                    raise RuleBroken("invalid_word", word=word, reason=reason)
+            spellings = {word: spelling for word, _, _, spelling in verdicts}
+        self._commit(s, player, scored, applied, spellings)
 
     def _check_placement(self, s: State, player: str, tiles: list[Tile]) -> Scored:
         """Every rule but the dictionary; raise RuleBroken naming the first one broken."""
@@ -335,7 +342,9 @@ class TopWords:
         verdict = self.words.check_tiles(word, lang=s.options.language)
         return verdict.valid, verdict.reason, verdict.word
 
-    def _commit(self, s: State, player: str, scored: Scored, applied: Applied) -> None:
+    def _commit(
+        self, s: State, player: str, scored: Scored, applied: Applied, spellings: dict[str, str]
+    ) -> None:
         """Put an accepted move on the board, score it, refill the rack, pass the turn, check for the end."""
         self._settle(s, applied)
         s.taken_back = None
@@ -363,6 +372,7 @@ class TopWords:
             "passes_before": s.passes,
             "challenged": False,
             "settled": False,
+            "spellings": spellings,  # the dictionary's spelling of each word, where it was checked
         }
         s.passes = 0
         s.turn = (s.turn + 1) % len(s.players)
@@ -381,11 +391,9 @@ class TopWords:
             self._end(s, ending, applied)
 
     def _ending(self, s: State, mover: str) -> str | None:
-        """Why the game ends after a move, if it does (rulebook "DAS ENDE DES SPIELS")."""
+        """Why the game ends after a move, if it does (rulebook "DAS ENDE DES SPIELS", first way)."""
         if not s.racks[mover] and not s.bag:
             return "out"  # "Ein Spieler hat keine Buchstaben mehr (und kann ... keine nachziehen)"
-        if not any(can_place_any(s.board, s.racks[p]) for p in s.players):
-            return "blocked"  # "keiner der Spieler kann mit seinen Buchstaben ein neues Wort bilden"
         return None
 
     def _draw(self, s: State, player: str, count: int) -> str:
@@ -502,7 +510,7 @@ class TopWords:
         record = s.history[s.pending["move"] - 1]
         lang = s.options.language
         for word in record["words"]:
-            _, _, spelling = self._judge(s, word["word"])
+            spelling = s.pending["spellings"].get(word["word"]) or self._judge(s, word["word"])[2]
             key = self.words.lemma_key(spelling, lang) if self.words is not None else spelling.lower()
             applied.used_words.append(UsedWord(record["move"], record["player"], word["word"], key))
         s.pending = None
@@ -562,6 +570,10 @@ class TopWords:
                     "tiles": record["tiles"],
                     "words": [{"word": word, "reason": None}],
                 }
+        self._open_vote(s, player, vote, applied)
+
+    def _open_vote(self, s: State, player: str, vote: dict[str, Any], applied: Applied) -> None:
+        """The other players vote (RULES-NOTES: "players may dispute the dictionary's verdict by vote")."""
         vote.update(
             id=len(s.votes) + 1,
             by=player,
@@ -570,9 +582,19 @@ class TopWords:
             votes={},
         )
         s.vote, s.phase = vote, "vote"
-        applied.events.append(
-            {"type": "dispute", **{k: v for k, v in vote.items() if k not in ("back", "votes")}}
-        )
+        public = {k: v for k, v in vote.items() if k not in ("back", "votes")}
+        applied.events.append({"type": "vote_open", **public})
+
+    def _propose_end(self, s: State, player: str, applied: Applied) -> None:
+        """The rulebook's second end, "keiner der Spieler kann ... ein neues Wort bilden", as a table decision.
+
+        Whether some word can still be formed cannot be decided without searching the whole dictionary,
+        so a player proposes it and the game ends only if every other player agrees.
+        """
+        if s.phase != "play":
+            raise WrongPhase(_phase_text(s))
+        vote: dict[str, Any] = {"kind": "end", "of": player, "tiles": [], "words": []}
+        self._open_vote(s, player, vote, applied)
 
     def _vote(self, s: State, player: str, accept: object, applied: Applied) -> None:
         if s.phase != "vote" or s.vote is None:
@@ -604,6 +626,16 @@ class TopWords:
         no = len(vote["votes"]) - yes
         words = [w["word"] for w in vote["words"]]
         kind = vote["kind"]
+        if kind == "end":
+            # Everyone must agree that no word can be formed; a missing vote or a no keeps the game going.
+            agreed = yes == len(vote["voters"])
+            log = {"id": vote["id"], "kind": kind, "by": vote["by"], "of": vote["of"], "words": []}
+            log.update(yes=yes, no=no, allowed=agreed)
+            s.votes.append(log)
+            applied.events.append({"type": "vote_result", **log})
+            if agreed:
+                self._end(s, "no_words", applied)
+            return
         # The dictionary allowed a move disputed for take-back and refused the others: a tie keeps that.
         allowed = no <= yes if kind == "take_back" else yes > no
         if yes != no:

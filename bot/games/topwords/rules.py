@@ -217,28 +217,6 @@ def place(board: Sequence[str], tiles: Iterable[Tile]) -> Board:
     return out
 
 
-def can_place_any(board: Sequence[str], rack: str) -> bool:
-    """Whether some tile of `rack` could go somewhere by the placement rules alone (no dictionary).
-
-    Every legal move has a tile that is stacked on or placed next to the tiles there, and that tile alone
-    is a legal placement, so this decides whether any move exists at all.
-    """
-    if not rack:
-        return False
-    if tile_count(board) == 0:
-        return len(rack) >= 2
-    letters = set(rack)
-    for row in range(SIZE):
-        for col in range(SIZE):
-            stack = stack_at(board, row, col)
-            if stack:
-                if len(stack) < MAX_HEIGHT and letters - {stack[-1]}:
-                    return True
-            elif _touches(board, row, col):
-                return True
-    return False
-
-
 def multiset_missing(rack: str, letters: Iterable[str]) -> str:
     """The letters not covered by `rack` (as a multiset), in order; "" when the rack holds them all."""
     left = Counter(rack)

@@ -43,7 +43,7 @@ class State:
     vote: dict[str, Any] | None = None  # the open dispute
     overrides: dict[str, bool] = field(default_factory=dict)  # words the table voted on: allowed or not
     ending: str | None = None  # challenge mode: why the game ends once the final window closes
-    end_reason: str | None = None  # out | passes | blocked
+    end_reason: str | None = None  # out | passes | no_words
     penalties: dict[str, int] = field(default_factory=dict)
     passes_log: list[dict[str, Any]] = field(default_factory=list)
     challenges: list[dict[str, Any]] = field(default_factory=list)
