@@ -205,8 +205,11 @@ class TopStop:
             "left": list(state.left),
             "tiebreakers": list(state.tiebreakers),
             "end_reason": state.end_reason,
+            "target": state.options.target,
             "first_spins": [dict(s) for s in state.first_spins],
-            "round": state.rounds[-1].number if state.rounds else 0,
+            "round": state.round.number if state.rounds else 0,
+            "spinner": state.round.spinner if state.rounds else None,
+            "letter": state.round.letter if state.rounds else None,
             "history": history(state),
         }
 
