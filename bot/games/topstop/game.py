@@ -364,6 +364,8 @@ class TopStop:
         player = action["player"]
         state.left.append(player)
         state.tiebreakers = [p for p in state.tiebreakers if p != player]
+        if state.rounds and state.round.stopped_by == player and state.round.points is None:
+            state.round.stop_penalty = 0  # a player who left is not scored, so takes no penalty either
         step.events.append({"type": "player_left", "player": player})
         seated = state.seated
         if len(seated) < 2:

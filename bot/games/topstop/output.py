@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.topstop.state import REVIEW, WRITING, Dispute, Entry, Round, TopStopState
+from bot.games.topstop.state import OVER, REVIEW, WRITING, Dispute, Entry, Round, TopStopState
 
 
 def view(state: TopStopState, viewer: str | None) -> dict[str, Any]:
@@ -32,7 +32,7 @@ def view(state: TopStopState, viewer: str | None) -> dict[str, Any]:
         "first_spins": [dict(s) for s in state.first_spins],
         "round": _round_view(state, viewer) if state.rounds else None,
         "tiebreakers": list(state.tiebreakers),
-        "finished": state.phase == "over",
+        "finished": state.phase == OVER,
         "winners": list(state.winners),
         "history": history(state),
     }

@@ -209,3 +209,17 @@ def test_rule_full_game_ends_when_the_target_is_reached() -> None:
     assert table.state.scores == {"ann": 50, "bob": 0}
     assert table.output()["winners"] == ["ann"]
     assert len(table.output()["history"]) == 10
+
+
+def test_rule_a_stopper_who_leaves_takes_no_penalty() -> None:
+    table = Table()
+    table.do("spin", "ann", letter="P")
+    table.do("submit", "bob", words=["pear"])
+    table.do("stop", "bob")
+    table.do("leave", "bob")
+    table.do("end_writing")
+    table.do("end_round")
+    record = table.output()["history"][0]
+    assert record["stopped_by"] == "bob"
+    assert record["penalties"] == {}
+    assert table.output()["penalties"]["bob"] == 0

@@ -117,7 +117,8 @@ class Table:
         self.do("end_writing")
         if score:
             self.do("end_round")
-        return self.output()["history"][-1]
+        record: dict[str, Any] = self.output()["history"][-1]
+        return record
 
     def output(self) -> dict[str, Any]:
         return self.game.replay_output(self.state)
