@@ -1,0 +1,229 @@
+"""The fake gateway: HELLO, IDENTIFY → READY + GUILD_CREATE, heartbeats, RESUME, dropped connections."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import WSMsgType, web
+
+if TYPE_CHECKING:
+    from .fake_discord import FakeDiscord
+
+log = logging.getLogger(__name__)
+
+DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, RECONNECT, REQUEST_MEMBERS = 0, 1, 2, 3, 4, 6, 7, 8
+INVALID_SESSION, HELLO, HEARTBEAT_ACK = 9, 10, 11
+GUILD_MEMBERS_INTENT = 1 << 1
+GUILD_MESSAGES_INTENT = 1 << 9
+# Events Discord sends only to bots that asked for the matching intent.
+EVENT_INTENTS = {
+    "MESSAGE_CREATE": GUILD_MESSAGES_INTENT,
+    "MESSAGE_UPDATE": GUILD_MESSAGES_INTENT,
+    "MESSAGE_DELETE": GUILD_MESSAGES_INTENT,
+    "GUILD_MEMBER_ADD": GUILD_MEMBERS_INTENT,
+}
+
+
+@dataclass
+class Session:
+    """One gateway session; it outlives a dropped socket so the bot can RESUME it."""
+
+    id: str
+    intents: int
+    seq: int = 0
+    backlog: list[dict[str, Any]] = field(default_factory=list)
+    ws: web.WebSocketResponse | None = None
+    ready: bool = False
+    invalid: bool = False
+    resumes: int = 0
+
+
+class FakeGateway:
+    """Speaks Discord's gateway protocol v10 over plain (uncompressed) text frames."""
+
+    def __init__(self, fake: FakeDiscord, *, heartbeat_interval: float) -> None:
+        self.fake = fake
+        self.heartbeat_interval = heartbeat_interval
+        self.ack_heartbeats = True
+        self.sessions: dict[str, Session] = {}
+        self.current: Session | None = None
+        self.heartbeats = 0
+        self.identifies = 0
+        self.connections: list[str] = []  # the path of every socket opened, e.g. "/gateway"
+        self.received: list[dict[str, Any]] = []  # every op the bot sent, for assertions
+
+    # -- routes ------------------------------------------------------------------------------------
+
+    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(autoping=True)
+        await ws.prepare(request)
+        self.connections.append(request.path)
+        log.info("gateway: socket opened on %s?%s", request.path, request.query_string)
+        bound: Session | None = None
+        try:
+            await ws.send_json(
+                {"op": HELLO, "d": {"heartbeat_interval": int(self.heartbeat_interval * 1000)}}
+            )
+            async for message in ws:
+                if message.type is not WSMsgType.TEXT:
+                    continue
+                payload = json.loads(message.data)
+                self.received.append(payload)
+                bound = await self._on_op(ws, payload, bound)
+                self.fake.changed()
+        finally:
+            await self._closed(ws, bound)
+        return ws
+
+    async def _on_op(
+        self, ws: web.WebSocketResponse, payload: dict[str, Any], bound: Session | None
+    ) -> Session | None:
+        op, data = payload.get("op"), payload.get("d")
+        if op == HEARTBEAT:
+            self.heartbeats += 1
+            if self.ack_heartbeats:
+                await ws.send_json({"op": HEARTBEAT_ACK})
+        elif op == IDENTIFY:
+            return await self._identify(ws, data or {})
+        elif op == RESUME:
+            return await self._resume(ws, data or {})
+        elif op == REQUEST_MEMBERS and bound is not None:
+            await self._send_members(bound, data or {})
+        elif op not in (PRESENCE, VOICE):
+            self.fake.violation("gateway", "WS", "/gateway", f"unexpected gateway op {op}: {payload}")
+        return bound
+
+    async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> Session | None:
+        self.identifies += 1
+        if data.get("token") != self.fake.token:
+            self.fake.violation("auth", "WS", "/gateway", "IDENTIFY with a token the fake does not know")
+            await ws.close(code=4004, message=b"Authentication failed.")
+            return None
+        if not isinstance(data.get("intents"), int):
+            self.fake.violation("gateway", "WS", "/gateway", "IDENTIFY without intents")
+        session = Session(id=secrets.token_hex(16), intents=int(data.get("intents") or 0), ws=ws)
+        self.sessions[session.id] = session
+        self.current = session
+        bot = self.fake.bot_user
+        ready = {
+            "v": 10,
+            "user": {**bot.user_payload(), "verified": True, "mfa_enabled": True, "email": None},
+            "guilds": [{"id": str(self.fake.guild_id), "unavailable": True}],
+            "session_id": session.id,
+            "session_type": "normal",
+            "resume_gateway_url": f"{self.fake.origin.replace('http', 'ws', 1)}/resume-gateway",
+            "shard": [0, 1],
+            "application": {"id": str(self.fake.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "geo_ordered_rtc_regions": [],
+            "user_settings": {},
+            "_trace": ["fake-discord"],
+        }
+        await self._send_event(session, "READY", ready)
+        await self._send_event(session, "GUILD_CREATE", self.fake.guild_payload())
+        session.ready = True
+        log.info("gateway: session %s identified with intents %s", session.id, session.intents)
+        return session
+
+    async def _resume(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> Session | None:
+        session = self.sessions.get(str(data.get("session_id")))
+        if session is None or session.invalid or data.get("token") != self.fake.token:
+            log.info("gateway: RESUME refused, session invalid")
+            await ws.send_json({"op": INVALID_SESSION, "d": False})
+            return None
+        seq = data.get("seq") or 0
+        session.ws = ws
+        session.resumes += 1
+        self.current = session
+        for event in session.backlog:
+            if event["s"] > seq:
+                await ws.send_json(event)
+        await self._send_event(session, "RESUMED", {"_trace": ["fake-discord"]})
+        log.info("gateway: session %s resumed from seq %s", session.id, seq)
+        return session
+
+    async def _send_members(self, session: Session, data: dict[str, Any]) -> None:
+        chunk = {
+            "guild_id": str(self.fake.guild_id),
+            "members": [u.member_payload() for u in self.fake.members()],
+            "chunk_index": 0,
+            "chunk_count": 1,
+            "not_found": [],
+        }
+        if data.get("nonce") is not None:
+            chunk["nonce"] = data["nonce"]
+        await self._send_event(session, "GUILD_MEMBERS_CHUNK", chunk)
+
+    async def _closed(self, ws: web.WebSocketResponse, session: Session | None) -> None:
+        log.info("gateway: socket closed (code %s)", ws.close_code)
+        if session is not None and session.ws is ws:
+            session.ws = None
+            # A client that closes with 1000/1001 ends its session; anything else may resume.
+            if ws.close_code in (1000, 1001) and not getattr(ws, "_closed_by_fake", False):
+                session.invalid = True
+        self.fake.changed()
+
+    # -- sending -----------------------------------------------------------------------------------
+
+    async def _send_event(self, session: Session, event: str, data: Any) -> None:
+        session.seq += 1
+        payload = {"op": DISPATCH, "t": event, "s": session.seq, "d": data}
+        session.backlog.append(payload)
+        del session.backlog[:-500]
+        if session.ws is not None and not session.ws.closed:
+            try:
+                await session.ws.send_json(payload)
+            except (ConnectionResetError, RuntimeError):
+                log.info("gateway: %s kept for RESUME, the socket is gone", event)
+
+    async def dispatch(self, event: str, data: Any) -> None:
+        """Sends an event to the bot's session (kept in the backlog if the socket is down)."""
+        session = self.current
+        if session is None or session.invalid:
+            raise AssertionError(f"cannot send {event}: the bot has no gateway session (did it connect?)")
+        needed = EVENT_INTENTS.get(event, 0)
+        if needed and not session.intents & needed:
+            return
+        await self._send_event(session, event, data)
+
+    @property
+    def connected(self) -> bool:
+        """The bot has a live socket with a ready session."""
+        session = self.current
+        return bool(session and session.ready and session.ws is not None and not session.ws.closed)
+
+    # -- faults the tests can cause ----------------------------------------------------------------
+
+    async def drop(self, code: int = 4000, *, invalidate: bool = False) -> None:
+        """Closes the bot's socket as a network blip would; the bot should RESUME.
+
+        With invalidate=True the session cannot be resumed, so the bot must IDENTIFY afresh.
+        """
+        session = self.current
+        if session is None or session.ws is None:
+            raise AssertionError("no gateway connection to drop")
+        session.invalid = invalidate
+        ws, session.ws = session.ws, None
+        ws._closed_by_fake = True  # type: ignore[attr-defined]
+        await ws.close(code=code, message=b"dropped by the test")
+
+    async def request_reconnect(self) -> None:
+        """Sends op 7 RECONNECT, as Discord does before moving a session."""
+        session = self.current
+        if session is None or session.ws is None:
+            raise AssertionError("no gateway connection")
+        await session.ws.send_json({"op": RECONNECT, "d": None})
+
+    async def close_all(self) -> None:
+        for session in self.sessions.values():
+            if session.ws is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(session.ws.close(code=1001), 2)

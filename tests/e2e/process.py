@@ -1,0 +1,91 @@
+"""The bot as a separate process, started through launcher.py and killed however the test likes."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+from pathlib import Path
+
+from .fake_discord import FakeDiscord
+
+LAUNCHER = Path(__file__).resolve().parent / "launcher.py"
+REPO_ROOT = LAUNCHER.parents[2]
+
+
+class BotProcess:
+    """One run of the bot: its environment points at the fake; its output goes to a log file."""
+
+    def __init__(
+        self, fake: FakeDiscord, *, workdir: Path, entry: str, database: Path, name: str = "bot"
+    ) -> None:
+        self.fake = fake
+        self.entry = entry
+        self.database = database
+        self.log_path = workdir / f"{name}.log"
+        self.process: asyncio.subprocess.Process | None = None
+
+    def environment(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "FAKE_DISCORD_"))}
+        env.update(
+            DISCORD_TOKEN=self.fake.token,
+            DATABASE_PATH=str(self.database),
+            DEV_GUILD_ID=str(self.fake.guild_id),
+            LOG_LEVEL="INFO",
+            FAKE_DISCORD_API=self.fake.api_base,
+            FAKE_DISCORD_GATEWAY=str(self.fake.gateway_url),
+            E2E_BOT_MAIN=self.entry,
+            PYTHONUNBUFFERED="1",
+        )
+        return env
+
+    async def start(self) -> None:
+        with self.log_path.open("ab") as log:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                str(LAUNCHER),
+                cwd=str(REPO_ROOT),
+                env=self.environment(),
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=log,
+                stderr=asyncio.subprocess.STDOUT,
+            )
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.returncode is None
+
+    async def kill(self) -> None:
+        """SIGKILL: no clean-up at all, as when the machine dies."""
+        if self.running:
+            assert self.process is not None
+            self.process.kill()
+            await asyncio.wait_for(self.process.wait(), 10)
+
+    async def stop(self, sig: int = signal.SIGTERM, within: float = 10.0) -> int:
+        """Asks the bot to stop; kills it if it has not exited within `within` seconds."""
+        assert self.process is not None
+        if self.running:
+            self.process.send_signal(sig)
+            try:
+                await asyncio.wait_for(self.process.wait(), within)
+            except TimeoutError:
+                await self.kill()
+                raise AssertionError(
+                    f"the bot ignored signal {sig} for {within:.0f}s" + self.tail()
+                ) from None
+        assert self.process.returncode is not None
+        return self.process.returncode
+
+    def tail(self, lines: int = 30) -> str:
+        with contextlib.suppress(OSError):
+            text = self.log_path.read_text(errors="replace").splitlines()[-lines:]
+            return f"\nlast lines of {self.log_path.name}:\n" + "\n".join(f"  {line}" for line in text)
+        return ""
+
+    def log_text(self) -> str:
+        with contextlib.suppress(OSError):
+            return self.log_path.read_text(errors="replace")
+        return ""
