@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.engine.game import Game
 from bot.games.topstop.game import TopStop
 
 __all__ = ["TopStop", "make"]
 
 
-def make(words: Any) -> TopStop:
+def make(words: Any) -> Game:
     """The rules object, judging words with the bot.words service `words`."""
     return TopStop(words)

@@ -397,7 +397,7 @@ class TopStop:
                 state.round.lists[dispute.owner][dispute.index].disputed = False
                 state.round.dispute = None
                 step.events.append({"type": "vote_cancelled", "of": dispute.owner})
-            else:
+            elif player in dispute.voters:
                 dispute.voters.remove(player)
                 dispute.votes.pop(player, None)
                 if len(dispute.votes) == len(dispute.voters):

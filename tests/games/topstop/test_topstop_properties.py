@@ -13,30 +13,36 @@ from topstop_helpers import Table
 from bot.engine.errors import GameError
 from bot.engine.game import step
 
-PLAYERS = ("ann", "bob", "cat")
-# Few short words, so that common, duplicate and variant words come up often; some are not words of
-# letters, some start with an accent. Lists of 4 exceed the table's 3 words and are refused.
-WORDS = st.lists(st.sampled_from(["a", "ab", "b", "ba", "p", "pa", "pé", "é", "a-b", "b2"]), max_size=4)
+PLAYERS = ("ann", "bob", "cat", "dan")
+
+
+def words_on(letter: str) -> st.SearchStrategy[list[str]]:
+    """Few short words, so that common, duplicate and variant words come up often; a few are not words
+    of letters or start with another letter. Lists of 4 exceed the table's 3 words and are refused."""
+    stem = letter.lower()
+    return st.lists(
+        st.sampled_from([stem, stem + "a", stem + "b", stem + "é", stem + "-b", "xa"]), max_size=4
+    )
 
 
 def next_action(table: Table, draw: st.DataObject) -> dict[str, Any]:
     """An action that fits the phase most of the time, and now and then one that does not."""
     state = table.state
     player = draw.draw(st.sampled_from(PLAYERS))
-    if draw.draw(st.integers(0, 19)) == 0:
-        return draw.draw(
-            st.sampled_from([{"do": "leave", "player": player}, {"do": "end_round"}, {"do": "end"}])
-        )
+    rare = draw.draw(st.integers(0, 99))
+    if rare < 3:  # leaving or ending the game now and then
+        return [{"do": "leave", "player": player}, {"do": "end_round"}, {"do": "end"}][rare]
     if state.phase == "first_spin":
         return {"do": "spin", "player": player, "letter": draw.draw(st.sampled_from("ABC"))}
     if state.phase == "spin":
         return {"do": "spin", "player": state.round.spinner, "letter": draw.draw(st.sampled_from("ABP"))}
     if state.phase == "writing":
+        letter = state.round.letter or "A"
         return draw.draw(
             st.sampled_from(
                 [
-                    {"do": "submit", "player": player, "words": draw.draw(WORDS)},
-                    {"do": "submit", "player": player, "words": draw.draw(WORDS)},
+                    {"do": "submit", "player": player, "words": draw.draw(words_on(letter))},
+                    {"do": "submit", "player": player, "words": draw.draw(words_on(letter))},
                     {"do": "stop", "player": player},
                     {"do": "respin", "player": player},
                     {"do": "end_writing"},
@@ -57,7 +63,7 @@ def next_action(table: Table, draw: st.DataObject) -> dict[str, Any]:
 
 def play(draw: st.DataObject) -> tuple[Table, list[Any]]:
     first = draw.draw(st.sampled_from([None, "ann", "cat"]))
-    table = Table(PLAYERS, first=first, words=3, target=draw.draw(st.integers(min_value=1, max_value=8)))
+    table = Table(PLAYERS, first=first, words=3, target=draw.draw(st.sampled_from([1, 2, 3, 8])))
     states = [table.state]
     for _ in range(draw.draw(st.integers(0, 120))):
         if table.state.phase == "over":

@@ -223,3 +223,13 @@ def test_rule_a_stopper_who_leaves_takes_no_penalty() -> None:
     assert record["stopped_by"] == "bob"
     assert record["penalties"] == {}
     assert table.output()["penalties"]["bob"] == 0
+
+
+def test_rule_a_player_outside_the_tiebreak_leaving_does_not_touch_its_vote() -> None:
+    table = Table(("ann", "bob", "cat", "dan"), target=1)
+    table.play_round("P", {"ann": ["pear"], "bob": ["plum"], "cat": ["pip"]})
+    table.play_round("B", {"ann": ["bat"], "bob": ["bee"], "cat": ["bin"]}, score=False)
+    table.do("dispute", "ann", of="bob", word="bee")
+    table.do("leave", "dan")  # not tied, not a voter
+    assert table.state.round.dispute is not None
+    assert table.state.round.dispute.voters == ["bob", "cat"]
