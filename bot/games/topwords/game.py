@@ -277,6 +277,7 @@ class TopWords:
             "scores": dict(state.scores),
             "history": [dict(record) for record in state.history],
             "first_player": state.first_player,
+            "start_draw": [dict(round_) for round_ in state.start_draw],
             "turn": state.current if state.phase == "play" else None,
             "board": [
                 "".join(stack_at(state.board, r, c)[-1:] or "." for c in range(SIZE)) for r in range(SIZE)
