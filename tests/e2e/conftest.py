@@ -12,7 +12,7 @@ import contextlib
 import importlib.util
 import logging
 import warnings
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ import pytest
 from .driver import Table
 from .fake_discord import FakeDiscord
 from .minimal_bot import MinimalBot
-from .process import BotProcess
+from .process import BotProcess, SpawnBot
 from .spec import DEFAULT_SPEC_PATH, SPEC_ENV, OpenApiSpec, find_spec_path
 
 log = logging.getLogger("e2e")
@@ -213,9 +213,6 @@ async def product_bot(
         await stop_in_process(bot, task)
 
 
-SpawnBot = Callable[..., Awaitable[BotProcess]]
-
-
 @pytest.fixture
 async def spawn_bot(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[SpawnBot]:
     """Starts bot processes through launcher.py; every one is SIGKILLed at teardown if still alive."""
@@ -239,17 +236,3 @@ async def spawn_bot(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[
     finally:
         for process in started:
             await process.kill()
-
-
-async def wait_for_new_session(fake: FakeDiscord, process: BotProcess, previous: Any = None) -> None:
-    """Until `process` has identified with a session other than `previous` (fails fast if it exits)."""
-
-    def ready() -> bool:
-        session = fake.gateway.current
-        return (not process.running) or (fake.gateway.connected and session is not previous)
-
-    await fake.wait_until(ready, within=START_TIMEOUT, what="the bot process to connect")
-    if not process.running:
-        raise AssertionError(
-            f"the bot process exited with code {process.process.returncode}" + process.tail()
-        )

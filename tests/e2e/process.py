@@ -7,12 +7,16 @@ import contextlib
 import os
 import signal
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 from .fake_discord import FakeDiscord
 
+SpawnBot = Callable[..., Awaitable["BotProcess"]]
 LAUNCHER = Path(__file__).resolve().parent / "launcher.py"
 REPO_ROOT = LAUNCHER.parents[2]
+START_WITHIN = 20.0  # seconds for a bot process to connect
 
 
 class BotProcess:
@@ -89,3 +93,17 @@ class BotProcess:
         with contextlib.suppress(OSError):
             return self.log_path.read_text(errors="replace")
         return ""
+
+
+async def wait_for_new_session(fake: FakeDiscord, process: BotProcess, previous: Any = None) -> None:
+    """Until `process` has identified with a session other than `previous` (fails fast if it exits)."""
+
+    def ready() -> bool:
+        session = fake.gateway.current
+        return (not process.running) or (fake.gateway.connected and session is not previous)
+
+    await fake.wait_until(ready, within=START_WITHIN, what="the bot process to connect")
+    if not process.running:
+        raise AssertionError(
+            f"the bot process exited with code {process.process.returncode}" + process.tail()
+        )

@@ -1,0 +1,121 @@
+"""The product bot against the fake Discord: start-up, /help, /rules, a lobby, and a crash mid-lobby.
+
+The start-up and restart tests run the bot as its own process through launcher.py (python -m bot's
+main()), the others in this process for speed. They skip while bot.app cannot be imported.
+"""
+
+from __future__ import annotations
+
+import signal
+
+import discord
+
+from . import limits
+from .conftest import requires_product
+from .driver import Message, Table
+from .fake_discord import FakeDiscord
+from .process import SpawnBot, wait_for_new_session
+
+pytestmark = requires_product
+
+PRODUCT = "bot.__main__:main"
+LOBBY_BUTTONS = ["Join", "Leave", "Start", "Cancel"]
+
+
+def _is_lobby(message: Message) -> bool:
+    return message.button_labels == LOBBY_BUTTONS
+
+
+def _seated(message: Message) -> str:
+    """The lobby's "Seated (n)" field: who has joined."""
+    for embed in message.embeds:
+        for field in embed.get("fields") or []:
+            if field.get("name", "").startswith("Seated"):
+                return f"{field['name']}\n{field['value']}"
+    raise AssertionError(f"no 'Seated' field in {message!r}")
+
+
+async def test_startup_as_a_process_logs_in_and_syncs_valid_commands(
+    spawn_bot: SpawnBot, fake_discord: FakeDiscord
+):
+    bot = await spawn_bot(PRODUCT)
+    await wait_for_new_session(fake_discord, bot)
+    seen = {(r.method, r.path) for r in fake_discord.requests}
+    assert ("GET", "/users/@me") in seen and ("GET", "/oauth2/applications/@me") in seen
+    commands = fake_discord.guild_commands.get(fake_discord.guild_id, [])
+    assert {"help", "rules", "topstop"} <= {c["name"] for c in commands}
+    # Every body was checked as it came in; say so explicitly for the sync, against spec and limits.
+    [sync] = [r for r in fake_discord.requests if r.operation == "bulk_set_guild_application_commands"]
+    assert limits.check_commands(sync.body) == []
+    if fake_discord.spec is not None:
+        operation = fake_discord.spec.match("PUT", sync.path)
+        assert operation is not None and fake_discord.spec.validate_request(operation, sync.body) == []
+    assert await bot.stop(signal.SIGTERM) == 0
+    assert "Traceback" not in bot.log_text(), bot.tail()
+
+
+async def test_help_and_rules(product_bot: discord.Client, table: Table):
+    alice = table.user("alice")
+    help_reply = await alice.slash("help")
+    assert help_reply.message is not None and "/topstop new" in help_reply.text
+    rules = next(c for c in table.fake.all_commands() if c["name"] == "rules")
+    games = [choice["value"] for choice in rules["options"][0]["choices"]]
+    assert "topstop" in games
+    for game in games:
+        reply = await alice.slash("rules", game=game)
+        assert reply.message is not None and reply.text, f"/rules {game} gave nothing"
+
+
+async def test_a_lobby_is_joined_by_three_and_started(product_bot: discord.Client, table: Table):
+    alice, bob, carol = table.user("alice"), table.user("bob"), table.user("carol")
+    opened = await alice.slash("topstop new", language="en")
+    lobby = opened.message
+    assert lobby is not None and _is_lobby(lobby), lobby
+    assert alice.mention in _seated(lobby)
+
+    for player in (bob, carol):
+        await player.click(lobby, "Join")
+        assert player.mention in _seated(lobby)
+    await carol.click(lobby, "Leave")
+    assert carol.mention not in _seated(lobby)
+    await carol.click(lobby, "Join")
+    assert _seated(lobby).startswith("Seated (3)")
+
+    await alice.click(lobby, "Start")
+    assert lobby.buttons == [] and "started with 3 players" in lobby.text
+    await table.wait_for_message(lambda m: m.id != lobby.id and not _is_lobby(m), what="the game table")
+
+
+async def test_a_lobby_is_cancelled_by_its_host(product_bot: discord.Client, table: Table):
+    alice, bob = table.user("alice"), table.user("bob")
+    lobby = (await alice.slash("topstop new", language="en")).message
+    assert lobby is not None
+    await bob.click(lobby, "Join")
+
+    refused = await bob.click(lobby, "Cancel")  # only the host (or Manage Server) may cancel
+    assert refused.ephemeral and _is_lobby(lobby)
+
+    await alice.click(lobby, "Cancel")
+    assert "Cancelled by" in lobby.text and lobby.buttons == []
+
+
+async def test_a_lobby_survives_sigkill_and_restart(
+    spawn_bot: SpawnBot, fake_discord: FakeDiscord, table: Table
+):
+    alice, bob, carol = table.user("alice"), table.user("bob"), table.user("carol")
+    first = await spawn_bot(PRODUCT)
+    await wait_for_new_session(fake_discord, first)
+    lobby = (await alice.slash("topstop new", language="en")).message
+    assert lobby is not None
+    await bob.click(lobby, "Join")
+
+    session = fake_discord.gateway.current
+    await first.kill()
+    second = await spawn_bot(PRODUCT)  # same DATABASE_PATH
+    await wait_for_new_session(fake_discord, second, previous=session)
+
+    joined = await carol.click(lobby, "Join")
+    assert joined.kind == "update", joined
+    seated = _seated(lobby)
+    assert all(p.mention in seated for p in (alice, bob, carol)), seated
+    assert await second.stop(signal.SIGTERM) == 0
