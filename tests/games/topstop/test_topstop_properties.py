@@ -118,7 +118,7 @@ def test_property_points_are_valid_words_minus_penalties(
     assert scores == table.state.scores
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(st.data())
 def test_property_dump_load_round_trip(data: st.DataObject) -> None:
     table, states = play(data)
@@ -127,7 +127,7 @@ def test_property_dump_load_round_trip(data: st.DataObject) -> None:
         assert table.game.load(dumped) == state
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(st.data())
 def test_property_replaying_the_log_gives_the_same_state(
     data: st.DataObject,
@@ -141,7 +141,7 @@ def test_property_replaying_the_log_gives_the_same_state(
     assert table.game.replay_output(state) == table.output()
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(st.data())
 def test_property_view_shows_only_the_viewers_own_unrevealed_words(
     data: st.DataObject,
