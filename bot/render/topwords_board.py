@@ -34,7 +34,7 @@ HIGHLIGHT = (229, 57, 53)
 # Tiles darken with the height of their stack, so tall stacks stand out at a glance.
 TILE_BY_HEIGHT = {
     1: (255, 248, 225),
-    2: (255, 224, 178),
+    2: (255, 210, 140),
     3: (255, 183, 77),
     4: (245, 124, 0),
     5: (191, 54, 12),

@@ -1,0 +1,80 @@
+"""The TopWords board picture: a PNG of the right size with the board of a mid-game view."""
+
+from __future__ import annotations
+
+import io
+import random
+import time
+from pathlib import Path
+
+from PIL import Image
+
+from bot.games.topwords import make
+from bot.render.topwords_board import HEIGHT, WIDTH, render_board
+
+SIEB = [[4, 2, "S"], [4, 3, "I"], [4, 4, "E"], [4, 5, "B"]]
+MOVES = [
+    ("ann", SIEB),
+    ("bob", [[5, 5, "A"], [6, 5, "U"], [7, 5, "M"]]),
+    ("ann", [[5, 4, "R"], [5, 6, "T"]]),
+    ("bob", [[4, 2, "L"]]),
+    ("ann", [[4, 5, "S"]]),
+    ("bob", [[7, 3, "N"], [7, 4, "A"], [7, 5, "G"], [7, 6, "E"], [7, 7, "L"]]),
+]
+
+
+def mid_game_view() -> dict:
+    game = make(None)
+    setup = {"first_player": "ann", "racks": {"ann": "SIEBRTS", "bob": "AUMLNAG"}, "bag": "FERNELOEHDK"}
+    state = game.new_game({"check_words": False}, ["ann", "bob"], setup, random.Random(0))
+    for player, tiles in MOVES:
+        state = game.apply(state, {"do": "place", "player": player, "tiles": tiles}).state
+    view = game.view_for(state, None)
+    view["board"][2][8] = "Ü"  # an umlaut tile, drawn with composed dots
+    return view
+
+
+def test_mid_game_board_renders_as_png(tmp_path: Path):
+    view = mid_game_view()
+    png = render_board(view, last_move=[(7, c) for c in range(3, 8)], names={"ann": "Jörg", "bob": "Bob"})
+    path = Path("/tmp") / "topwords_board_test.png"
+    path.write_bytes(png)
+    image = Image.open(io.BytesIO(png))
+    assert image.format == "PNG" and image.size == (WIDTH, HEIGHT)
+    assert 500 < WIDTH < 1200 and 400 < HEIGHT < 1000
+    # The last move is outlined in red: a pixel on the outline of H8 (row 7, col 7) is red.
+    assert any(image.getpixel((x, y))[0] > 200 and image.getpixel((x, y))[1] < 100 for x, y in _outline(7, 7))
+
+
+def test_defaults_come_from_the_view_and_no_secret_is_needed():
+    view = mid_game_view()
+    assert "rack" not in view
+    png = render_board(view)
+    assert png.startswith(b"\x89PNG")
+
+
+def test_empty_board_and_finished_game_render():
+    game = make(None)
+    state = game.new_game({"check_words": False}, ["ann", "bob", "cat", "dan"], {}, random.Random(1))
+    for player in state.players[state.turn :] + state.players[: state.turn]:
+        state = game.apply(state, {"do": "pass", "player": player}).state
+    assert state.phase == "over"
+    png = render_board(game.view_for(state, "ann"), last_move=[])
+    assert Image.open(io.BytesIO(png)).size == (WIDTH, HEIGHT)
+
+
+def test_rendering_is_fast():
+    view = mid_game_view()
+    render_board(view)
+    start = time.perf_counter()
+    for _ in range(5):
+        render_board(view)
+    assert (time.perf_counter() - start) / 5 < 0.05
+
+
+def _outline(row: int, col: int) -> list[tuple[int, int]]:
+    from bot.render.topwords_board import CELL, GAP, MARGIN
+
+    x0 = MARGIN + col * CELL + GAP // 2
+    y0 = MARGIN + row * CELL + GAP // 2
+    return [(x0 + CELL // 2, y0 + d) for d in range(0, 3)]
