@@ -126,7 +126,7 @@ class TopStop:
             self._end(new, action, result)
         elif name in self._system_actions:
             if player is not None:
-                raise IllegalMove(f"Only the bot does {name}.")
+                raise IllegalMove(f"The bot does {name} by itself, when its timer runs out.")
             self._system_actions[name](new, action, result)
         else:
             if player is None:
@@ -307,7 +307,9 @@ class TopStop:
         current = _current_round(state, REVIEW, player, "dispute a word")
         if current.dispute is not None:
             raise IllegalMove("One vote at a time: wait for the current vote to close.")
-        if owner not in current.lists or owner in state.left:
+        if owner in state.left:
+            raise IllegalMove(f"{owner} has left the game; their words no longer count.")
+        if owner not in current.lists:
             raise IllegalMove(f"{owner} has no list in this round.")
         word = self._lexicon(state).normalise(word)
         matching = [i for i, e in enumerate(current.lists[owner]) if e.word == word]
