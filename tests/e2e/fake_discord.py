@@ -309,7 +309,8 @@ class FakeDiscord:
             await asyncio.sleep(max(0.01, quiet - idle_for))
         raise AssertionError(f"the bot kept sending requests for {within:.1f}s" + self.describe_recent())
 
-    def _spawn(self, coro: Awaitable[Any]) -> None:
+    def spawn(self, coro: Awaitable[Any]) -> None:
+        """Runs a background job of the fake (cancelled at close)."""
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -331,12 +332,7 @@ class FakeDiscord:
         user = self._add_user(FakeUser(self.ids.next(), name))
         if permissions is not None:
             user.permissions = permissions
-        if self.gateway.connected:
-            self._spawn(
-                self.gateway.dispatch(
-                    "GUILD_MEMBER_ADD", {**user.member_payload(), "guild_id": str(self.guild_id)}
-                )
-            )
+        self.gateway.emit("GUILD_MEMBER_ADD", {**user.member_payload(), "guild_id": str(self.guild_id)})
         return user
 
     def members(self) -> list[FakeUser]:
@@ -510,7 +506,7 @@ class FakeDiscord:
             self.ephemeral_log[interaction.user.id].append(message_id)
         else:
             self.channel_log[channel_id].append(message_id)
-            self._spawn(self.gateway.dispatch("MESSAGE_CREATE", self._gateway_message(message, author)))
+            self.gateway.emit("MESSAGE_CREATE", self._gateway_message(message, author))
         self.changed()
         return message
 
@@ -540,7 +536,7 @@ class FakeDiscord:
         message["edited_timestamp"] = self.clock.iso()
         if not message["flags"] & EPHEMERAL:
             author = self.users.get(int(message["author"]["id"]), self.bot_user)
-            self._spawn(self.gateway.dispatch("MESSAGE_UPDATE", self._gateway_message(message, author)))
+            self.gateway.emit("MESSAGE_UPDATE", self._gateway_message(message, author))
         self.changed()
 
     def _delete_message(self, message: dict[str, Any]) -> None:
@@ -552,7 +548,7 @@ class FakeDiscord:
                 "channel_id": message["channel_id"],
                 "guild_id": str(self.guild_id),
             }
-            self._spawn(self.gateway.dispatch("MESSAGE_DELETE", event))
+            self.gateway.emit("MESSAGE_DELETE", event)
         self.changed()
 
     def _live_message(self, message_id: int, channel_id: int | None = None) -> dict[str, Any]:

@@ -39,6 +39,8 @@ class Session:
     seq: int = 0
     backlog: list[dict[str, Any]] = field(default_factory=list)
     ws: web.WebSocketResponse | None = None
+    sent: int = 0  # the highest seq written to the current socket
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one writer at a time keeps seq order
     ready: bool = False
     invalid: bool = False
     resumes: int = 0
@@ -127,8 +129,9 @@ class FakeGateway:
             "user_settings": {},
             "_trace": ["fake-discord"],
         }
-        await self._send_event(session, "READY", ready)
-        await self._send_event(session, "GUILD_CREATE", self.fake.guild_payload())
+        self._emit(session, "READY", ready)
+        self._emit(session, "GUILD_CREATE", self.fake.guild_payload())
+        await self._flush(session)
         session.ready = True
         log.info("gateway: session %s identified with intents %s", session.id, session.intents)
         return session
@@ -139,15 +142,14 @@ class FakeGateway:
             log.info("gateway: RESUME refused, session invalid")
             await ws.send_json({"op": INVALID_SESSION, "d": False})
             return None
-        seq = data.get("seq") or 0
-        session.ws = ws
+        async with session.lock:
+            # Everything after the client's last seq is sent again, then RESUMED.
+            session.ws, session.sent = ws, int(data.get("seq") or 0)
         session.resumes += 1
         self.current = session
-        for event in session.backlog:
-            if event["s"] > seq:
-                await ws.send_json(event)
-        await self._send_event(session, "RESUMED", {"_trace": ["fake-discord"]})
-        log.info("gateway: session %s resumed from seq %s", session.id, seq)
+        self._emit(session, "RESUMED", {"_trace": ["fake-discord"]})
+        await self._flush(session)
+        log.info("gateway: session %s resumed from seq %s", session.id, data.get("seq"))
         return session
 
     async def _send_members(self, session: Session, data: dict[str, Any]) -> None:
@@ -160,7 +162,8 @@ class FakeGateway:
         }
         if data.get("nonce") is not None:
             chunk["nonce"] = data["nonce"]
-        await self._send_event(session, "GUILD_MEMBERS_CHUNK", chunk)
+        self._emit(session, "GUILD_MEMBERS_CHUNK", chunk)
+        await self._flush(session)
 
     async def _closed(self, ws: web.WebSocketResponse, session: Session | None) -> None:
         log.info("gateway: socket closed (code %s)", ws.close_code)
@@ -173,26 +176,44 @@ class FakeGateway:
 
     # -- sending -----------------------------------------------------------------------------------
 
-    async def _send_event(self, session: Session, event: str, data: Any) -> None:
+    def _emit(self, session: Session, event: str, data: Any) -> None:
+        """Numbers the event and keeps it in the session's backlog (for sending and for RESUME)."""
         session.seq += 1
-        payload = {"op": DISPATCH, "t": event, "s": session.seq, "d": data}
-        session.backlog.append(payload)
-        del session.backlog[:-500]
-        if session.ws is not None and not session.ws.closed:
-            try:
-                await session.ws.send_json(payload)
-            except (ConnectionResetError, RuntimeError):
-                log.info("gateway: %s kept for RESUME, the socket is gone", event)
+        session.backlog.append({"op": DISPATCH, "t": event, "s": session.seq, "d": data})
+        del session.backlog[:-1000]
 
-    async def dispatch(self, event: str, data: Any) -> None:
-        """Sends an event to the bot's session (kept in the backlog if the socket is down)."""
+    async def _flush(self, session: Session) -> None:
+        """Writes the backlog the socket has not had yet, in seq order."""
+        async with session.lock:
+            for payload in [p for p in session.backlog if p["s"] > session.sent]:
+                ws = session.ws
+                if ws is None or ws.closed:
+                    return  # kept for RESUME
+                try:
+                    await ws.send_json(payload)
+                except (ConnectionResetError, RuntimeError):
+                    log.info("gateway: %s kept for RESUME, the socket is gone", payload["t"])
+                    return
+                session.sent = payload["s"]
+
+    def emit(self, event: str, data: Any) -> None:
+        """Queues an event for the bot's session and sends it soon (kept for RESUME if the socket is down)."""
         session = self.current
         if session is None or session.invalid:
-            raise AssertionError(f"cannot send {event}: the bot has no gateway session (did it connect?)")
+            return  # no session: like Discord, nobody receives it
         needed = EVENT_INTENTS.get(event, 0)
         if needed and not session.intents & needed:
             return
-        await self._send_event(session, event, data)
+        self._emit(session, event, data)
+        self.fake.spawn(self._flush(session))
+
+    async def dispatch(self, event: str, data: Any) -> None:
+        """Sends an event to the bot's session now; fails if the bot has never connected."""
+        session = self.current
+        if session is None or session.invalid:
+            raise AssertionError(f"cannot send {event}: the bot has no gateway session (did it connect?)")
+        self._emit(session, event, data)
+        await self._flush(session)
 
     @property
     def connected(self) -> bool:
