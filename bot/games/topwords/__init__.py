@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.engine.game import Game
 from bot.games.topwords.commands import parse_square, tiles_for_word
 from bot.games.topwords.game import TopWords, Words
 from bot.games.topwords.messages import RuleBroken
@@ -23,6 +24,7 @@ __all__ = [
 ]
 
 
-def make(words: Any) -> TopWords:
+def make(words: Any) -> Game:
     """The rules object; `words` is the bot.words service (None only for games with check_words false)."""
-    return TopWords(words)
+    game: Game = TopWords(words)
+    return game

@@ -171,6 +171,8 @@ class TopWords:
             raise BadAction(f"{do} needs a player.")
         if player not in s.players:
             raise NotAPlayer(f"{player} does not play in this game.")
+        if s.phase == "vote" and do != "vote":
+            raise WrongPhase(_phase_text(s))
         if do == "place":
             self._expect_turn(s, player)
             self._place(s, player, _tiles(action.get("tiles")), applied)
