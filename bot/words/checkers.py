@@ -1,0 +1,267 @@
+"""Per-language word checks: is a string a valid word, and if not, why (RULES-NOTES reason codes)."""
+
+from __future__ import annotations
+
+import bisect
+import logging
+import threading
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from bot.words.data import LanguageLists, key
+from bot.words.lists import hunspell_entries, read_lines
+from bot.words.spell import Speller
+from bot.words.text import capitalised, fold, is_letters, is_mixed_case, sharp_s_spellings
+
+log = logging.getLogger(__name__)
+
+NOT_A_WORD = "not_a_word"
+PROPER_NOUN = "proper_noun"
+ABBREVIATION = "abbreviation"
+# When several spellings of one string fail for different reasons, report the most telling one.
+_REASON_RANK = {PROPER_NOUN: 0, ABBREVIATION: 1, NOT_A_WORD: 2}
+
+# Mixed-case dictionary entries this short (GmbH, PhD, AfD, MwSt) are abbreviations; longer ones
+# (iPhone, McDonald) are names.
+_MAX_MIXED_ABBREVIATION = 5
+
+# Longer strings in capitals may just be shouted words; check_tiles lower-cases before checking.
+_MAX_SHOUTED_ACRONYM = 4
+
+_CACHE_SIZE = 1 << 16
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What a checker found: the accepted spellings (case fixed, ß restored), or the reason it failed."""
+
+    spellings: tuple[str, ...]
+    reason: str | None
+
+
+def _best(reasons: list[str]) -> str:
+    return min(reasons, key=_REASON_RANK.__getitem__) if reasons else NOT_A_WORD
+
+
+def _prepare(word: str) -> str:
+    return unicodedata.normalize("NFC", word.strip())
+
+
+def _has_vowel(word: str) -> bool:
+    return any(ch in "aeiouy" for ch in fold(word))
+
+
+def dotted_abbreviations(tags: tuple[str, ...]) -> frozenset[str]:
+    """Entries the dictionaries store with a full stop (bzw., Nr., etc.), as keys without the stops."""
+    out = set()
+    for tag in tags:
+        for stem, _, _ in hunspell_entries(tag):
+            if stem.endswith("."):
+                letters = "".join(ch for ch in stem if ch.isalpha())
+                if letters:
+                    out.add(key(letters))
+    return frozenset(out)
+
+
+class LanguageChecker:
+    """Shared part of the checkers: cache, bad characters, curated overrides, the prefix index."""
+
+    def __init__(self, lists: LanguageLists, speller: Speller) -> None:
+        self.lists = lists
+        self.speller = speller
+        self.dotted = dotted_abbreviations(speller.tags)
+        self.analyse: Callable[[str], Analysis] = lru_cache(maxsize=_CACHE_SIZE)(self._analyse)
+        self._prefix_lock = threading.Lock()
+        self._prefixes: tuple[str, ...] | None = None
+
+    def _analyse(self, word: str) -> Analysis:
+        w = _prepare(word)
+        # Rule (Top Stop identity of words): only single words of letters.
+        if not is_letters(w):
+            return Analysis((), NOT_A_WORD)
+        low = w.lower()
+        if key(low) in self.lists.abbreviations:
+            return Analysis((), ABBREVIATION)
+        if key(low) in self.lists.deny:
+            return Analysis((), PROPER_NOUN)
+        # Letters without a vowel are read letter by letter: Pkw, Nr, mph, BMW (interjections are allowed).
+        if not _has_vowel(low) and key(low) not in self.lists.allow:
+            return Analysis((), ABBREVIATION)
+        analysis = self._judge(w, low)
+        # Typed in capitals and this short, an unknown string is an acronym (EU, BMI, NYPD, CPAM), even
+        # where a dictionary knows the letters as a symbol (Eu).
+        if analysis.reason is not None and w.isupper() and len(w) <= _MAX_SHOUTED_ACRONYM:
+            if analysis.reason == NOT_A_WORD or len(w) <= 2:
+                return Analysis((), ABBREVIATION)
+        return analysis
+
+    def _judge(self, w: str, low: str) -> Analysis:
+        raise NotImplementedError
+
+    def _mixed_case_reason(self, w: str) -> str | None:
+        """GmbH, PhD, iPhone typed as stored: abbreviation when short, otherwise a name."""
+        if is_mixed_case(w) and self.speller.check(w):
+            return ABBREVIATION if len(w) <= _MAX_MIXED_ABBREVIATION else PROPER_NOUN
+        return None
+
+    def _stems_for_prefixes(self) -> list[str]:
+        raise NotImplementedError
+
+    def any_word_starts_with(self, prefix: str) -> bool:
+        """True when some dictionary word starts with prefix, accents ignored (Level II)."""
+        with self._prefix_lock:
+            if self._prefixes is None:
+                self._prefixes = tuple(sorted({fold(s) for s in self._stems_for_prefixes()}))
+            words = self._prefixes
+        p = fold(prefix)
+        i = bisect.bisect_left(words, p)
+        return i < len(words) and words[i].startswith(p)
+
+
+class CaseChecker(LanguageChecker):
+    """English and French: proper nouns and abbreviations are stored capitalised, words lower-case."""
+
+    def _judge(self, w: str, low: str) -> Analysis:
+        k = key(low)
+        if k in self.lists.allow:
+            return Analysis((low,), None)
+        if self.speller.check(low):
+            # Lower-case leaks of proper nouns (berlin, japan, john, google; fr: paris, seine).
+            if k in self.lists.names:
+                return Analysis((), PROPER_NOUN)
+            return Analysis((low,), None)
+        mixed = self._mixed_case_reason(w)
+        if mixed:
+            return Analysis((), mixed)
+        # Every ALL-CAPS string passes for any entry, so ask which dictionary stores it only in capitals:
+        # NASA is an abbreviation even where another dictionary has it as Nasa.
+        if self.speller.stored_upper(low):
+            return Analysis((), ABBREVIATION)
+        if k in self.lists.names or self.speller.check(capitalised(low)):
+            return Analysis((), PROPER_NOUN)
+        if k in self.dotted:
+            return Analysis((), ABBREVIATION)
+        return Analysis((), NOT_A_WORD)
+
+    def _stems_for_prefixes(self) -> list[str]:
+        out = []
+        for tag in self.speller.tags:
+            for stem, _, morph in hunspell_entries(tag):
+                if is_letters(stem) and stem.islower() and "po:npr" not in morph and "po:prn" not in morph:
+                    k = key(stem)
+                    if k not in self.lists.names and k not in self.lists.abbreviations:
+                        out.append(stem)
+        return out
+
+
+# Endings of German common nouns made by derivation: a capitalised entry ending so is not a name.
+_NOUN_ENDINGS = (
+    "ung", "heit", "keit", "schaft", "tum", "ei", "ismus", "ik", "ion", "tät", "enz", "anz",
+    "chen", "lein", "ling", "nis", "ment", "logie", "ur", "ie",
+)  # fmt: skip
+
+
+class GermanData:
+    """German noun data derived from german-nouns (Wiktionary) and the hunspell entries' flags."""
+
+    def __init__(self, root: Path, tag: str) -> None:
+        self.noun_lemmas: dict[str, tuple[str, ...]] = {}
+        for line in read_lines(root / "nouns.txt"):
+            lemma, *forms = line.split(" ")
+            for form in (lemma, *forms):
+                self.noun_lemmas[form] = (*self.noun_lemmas.get(form, ()), lemma)
+        self.names = frozenset(read_lines(root / "names.txt"))
+        self.acronyms = frozenset(key(e) for e in read_lines(root / "acronyms.txt"))
+        # Capitalised hunspell entries that take no ending but the genitive s: mostly names (Merkel/S).
+        self.name_like: frozenset[str] = frozenset(
+            stem
+            for stem, flags, _ in hunspell_entries(tag)
+            if flags in ("", "S") and is_letters(stem) and stem[:1].isupper() and stem[1:].islower()
+        )
+
+
+class GermanChecker(LanguageChecker):
+    """German: nouns are capitalised too, so lists tell common nouns from names; SS may stand for ß."""
+
+    def __init__(
+        self,
+        lists: LanguageLists,
+        speller: Speller,
+        data: GermanData,
+        foreign: Callable[[], list[Speller]],
+    ) -> None:
+        super().__init__(lists, speller)
+        self.data = data
+        self._foreign = foreign
+
+    def _judge(self, w: str, low: str) -> Analysis:
+        reasons: list[str] = []
+        # German capitalises nouns, so a word typed Capitalised means the noun or the name: Google is the
+        # company even though "google" is a form of googeln. Lower-case or ALL-CAPS input tries both.
+        typed_title = len(w) > 1 and w == capitalised(w)
+        # TopWords: there is no ß tile, SS may stand for ß (STRASSE = Straße, MASSE = Masse or Maße).
+        # Ä, Ö, Ü are letters of their own: AE is never read as Ä.
+        for spelling in sharp_s_spellings(low) if "ss" in low else [low]:
+            accepted, reason = self._judge_spelling(spelling, typed_title)
+            if accepted:
+                return Analysis(accepted, None)
+            reasons.append(reason)
+        mixed = self._mixed_case_reason(w)
+        if mixed:
+            reasons.append(mixed)
+        return Analysis((), _best(reasons))
+
+    def _judge_spelling(self, low: str, typed_title: bool) -> tuple[tuple[str, ...], str]:
+        k = key(low)
+        title = capitalised(low)
+        if k in self.lists.allow:
+            return (title if self.speller.check(title) else low,), NOT_A_WORD
+        accepted: list[str] = []
+        if self.speller.check(low):
+            accepted.append(low)
+        if self.speller.check(title):
+            reason = self._title_reason(title, k)
+            if reason is None:
+                accepted.append(title)
+            elif not accepted or typed_title:
+                return (), reason
+        if accepted:
+            return tuple(accepted), NOT_A_WORD
+        if k in self.lists.names or title in self.data.names:
+            return (), PROPER_NOUN
+        # Neither lower-case nor Capitalised passed, so an ALL-CAPS pass means a capitals-only entry (ADAC).
+        if k in self.data.acronyms or k in self.dotted or self.speller.check(low.upper()):
+            return (), ABBREVIATION
+        return (), NOT_A_WORD
+
+    def _title_reason(self, title: str, k: str) -> str | None:
+        """None when an accepted capitalised word is a common noun, else why not."""
+        if k in self.lists.names:
+            return PROPER_NOUN
+        if title in self.data.noun_lemmas:
+            return None
+        if title in self.data.names:
+            return PROPER_NOUN
+        if title.endswith(_NOUN_ENDINGS):
+            return None
+        stems = [title, title[:-1]] if title.endswith("s") else [title]
+        if any(s in self.data.name_like for s in stems):
+            return PROPER_NOUN
+        # "English or French know it only capitalised" (WORDS-FACTS): Goethe, Nietzsche.
+        for other in self._foreign():
+            if other.check(title) and not other.check(k):
+                return PROPER_NOUN
+        return None
+
+    def _stems_for_prefixes(self) -> list[str]:
+        out = []
+        for stem, _, _ in hunspell_entries(self.speller.tags[0]):
+            if not is_letters(stem) or stem.isupper() or is_mixed_case(stem):
+                continue
+            if stem.islower() or (stem in self.data.noun_lemmas and stem not in self.data.names):
+                if key(stem) not in self.lists.names and key(stem) not in self.lists.abbreviations:
+                    out.append(stem)
+        return out

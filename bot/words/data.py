@@ -1,0 +1,107 @@
+"""The curated and derived lists of one language, loaded from dictionaries/."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.words.lists import read_lines
+from bot.words.text import fold, is_letters
+
+log = logging.getLogger(__name__)
+
+LANGUAGES: tuple[str, ...] = ("en", "fr", "de")
+CATEGORIES: tuple[str, ...] = ("countries", "first_names", "brands", "verbs")
+NAME_COUNTRIES: tuple[str, ...] = ("lb", "fr", "de")
+# The first-name list a table uses when it names no country: the project's home is Lebanon,
+# where English is the usual third language; French and German tables get their own country.
+DEFAULT_NAME_COUNTRY = {"en": "lb", "fr": "fr", "de": "de"}
+
+
+def key(entry: str) -> str:
+    """How list entries are compared: lower-cased but with ß kept (Masse and Maße stay apart)."""
+    return entry.strip().lower()
+
+
+class Category:
+    """One category list: membership by key and counts of playable entries by first letters."""
+
+    def __init__(self, entries: list[str]) -> None:
+        self.entries = tuple(dict.fromkeys(entries))
+        self.keys = frozenset(key(e) for e in self.entries)
+        # Only one word of letters can be written in Top Stop, so only those count for a letter.
+        self._folded = tuple(fold(e) for e in self.entries if is_letters(e))
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and key(word) in self.keys
+
+    def count_starting(self, letters: str) -> int:
+        """How many playable entries start with these letters, accents ignored."""
+        prefix = fold(letters)
+        return sum(1 for e in self._folded if e.startswith(prefix))
+
+
+@dataclass(frozen=True)
+class CommonLists:
+    """Lists shared by every language: brands, first names per country, places and famous people."""
+
+    brands: Category
+    first_names: dict[str, Category]
+    # Places and people: not categories, only proper nouns.
+    places: frozenset[str]
+
+    @classmethod
+    def load(cls, root: Path) -> CommonLists:
+        """Read the shared lists under root."""
+        return cls(
+            brands=Category(list(read_lines(root / "brands.txt"))),
+            first_names={c: Category(list(read_lines(root / "first_names" / f"{c}.txt"))) for c in NAME_COUNTRIES},
+            places=frozenset(key(e) for name in ("places.txt", "people.txt") for e in read_lines(root / name)),
+        )
+
+
+@dataclass(frozen=True)
+class LanguageLists:
+    """Per-language lists: curated allow/deny/abbreviations and the category lists."""
+
+    lang: str
+    allow: frozenset[str]
+    deny: frozenset[str]
+    abbreviations: frozenset[str]
+    countries: Category
+    verbs: Category
+    # Every name that marks a proper noun even when the dictionary also has it lower-case.
+    names: frozenset[str]
+
+    @classmethod
+    def load(cls, root: Path, lang: str, common: CommonLists, all_countries: frozenset[str]) -> LanguageLists:
+        """Read one language's lists under root/lang."""
+        d = root / lang
+
+        def keys(name: str) -> frozenset[str]:
+            return frozenset(key(e) for e in read_lines(d / name))
+
+        countries = Category([*read_lines(d / "countries.txt"), *read_lines(d / "countries_aliases.txt")])
+        deny = keys("deny.txt")
+        names = set(all_countries) | common.places | common.brands.keys | deny
+        for cat in common.first_names.values():
+            names |= cat.keys
+        return cls(
+            lang=lang,
+            allow=keys("allow.txt"),
+            deny=deny,
+            abbreviations=keys("abbreviations.txt"),
+            countries=countries,
+            verbs=Category(list(read_lines(d / "verbs.txt"))),
+            names=frozenset(names),
+        )
+
+
+def country_keys(root: Path) -> frozenset[str]:
+    """Country names in every language, as keys: a country is a proper noun whatever the language."""
+    out: set[str] = set()
+    for lang in LANGUAGES:
+        for name in ("countries.txt", "countries_aliases.txt"):
+            out |= {key(e) for e in read_lines(root / lang / name)}
+    return frozenset(out)

@@ -1,0 +1,140 @@
+"""Lemma sets: two words are the same word (rules 7-8: variants) when their lemma sets intersect."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from bot.words.lists import hunspell_file, read_lines
+
+log = logging.getLogger(__name__)
+
+
+def _simplemma(word: str, lang: str) -> str:
+    import simplemma
+
+    return str(simplemma.lemmatize(word, lang=lang))
+
+
+def _lemminflect_lemmas(word: str) -> set[str]:
+    import lemminflect
+
+    found: dict[str, Any] = lemminflect.getAllLemmas(word)
+    return {str(lemma) for lemmas in found.values() for lemma in lemmas}
+
+
+def read_irregular(path: Path) -> dict[str, frozenset[str]]:
+    """A curated `form lemma` list for forms the lemmatizers miss (people → person)."""
+    out: dict[str, set[str]] = {}
+    for line in read_lines(path):
+        form, lemma = line.lower().split()
+        out.setdefault(form, set()).add(lemma)
+    return {form: frozenset(lemmas) for form, lemmas in out.items()}
+
+
+class HunspellStems:
+    """Stems of a word by the hunspell affix rules, through spylls (pure Python); loads on first use."""
+
+    def __init__(self, tag: str) -> None:
+        self.tag = tag
+        self._lock = threading.Lock()
+        self._dictionary: Any = None
+
+    def stems(self, word: str) -> set[str]:
+        """Every dictionary stem that the affix rules turn into word (écrit → écrire, folle → fou)."""
+        with self._lock:
+            if self._dictionary is None:
+                from spylls.hunspell import Dictionary
+
+                dic = hunspell_file(self.tag)
+                if dic is None:
+                    raise FileNotFoundError(f"no hunspell dictionary for {self.tag}")
+                self._dictionary = Dictionary.from_files(str(dic.with_suffix("")))
+            forms = list(self._dictionary.lookuper.good_forms(word))
+        return {str(form.stem) for form in forms}
+
+
+class Lemmatizer:
+    """Lemma sets of one language from its accepted spellings."""
+
+    def __init__(self, lang: str, irregular: dict[str, frozenset[str]]) -> None:
+        self.lang = lang
+        self.irregular = irregular
+
+    def lemmas(self, spellings: Iterable[str]) -> frozenset[str]:
+        """The spellings themselves and every lemma found for them, lower-cased (ß kept)."""
+        out: set[str] = set()
+        for s in spellings:
+            low = s.lower()
+            out.add(low)
+            out |= self.irregular.get(low, frozenset())
+            out |= {lemma.lower() for lemma in self._lemmas(s)}
+        return frozenset(out)
+
+    def _lemmas(self, spelling: str) -> set[str]:
+        return {_simplemma(spelling, self.lang)}
+
+
+class EnglishLemmatizer(Lemmatizer):
+    """English: simplemma and every lemma lemminflect knows (went → go, better → good)."""
+
+    def _lemmas(self, spelling: str) -> set[str]:
+        low = spelling.lower()
+        return {_simplemma(low, "en"), *_lemminflect_lemmas(low)}
+
+
+class FrenchLemmatizer(Lemmatizer):
+    """French: simplemma and the hunspell stems (simplemma reads écrit, blanche, folle as their own lemmas)."""
+
+    def __init__(self, irregular: dict[str, frozenset[str]], stems: HunspellStems) -> None:
+        super().__init__("fr", irregular)
+        self._stems = stems
+
+    def _lemmas(self, spelling: str) -> set[str]:
+        low = spelling.lower()
+        return {_simplemma(low, "fr"), *(s for s in self._stems.stems(low) if s.isalpha())}
+
+
+class GermanLemmatizer(Lemmatizer):
+    """German: simplemma, the noun forms of german-nouns (Häuser → Haus) and past participles (ge…t)."""
+
+    def __init__(
+        self, irregular: dict[str, frozenset[str]], noun_lemmas: dict[str, tuple[str, ...]], verbs: frozenset[str]
+    ) -> None:
+        super().__init__("de", irregular)
+        self._nouns = noun_lemmas
+        self._verbs = verbs
+
+    def _lemmas(self, spelling: str) -> set[str]:
+        nouns = self._nouns.get(spelling)
+        if nouns:
+            # german-nouns has the whole declension; simplemma guesses Rinde → Rind, Schale → Schal.
+            return set(nouns)
+        out = {_simplemma(spelling, "de")}
+        # An infinitive is not a participle: gehören does not come from hören.
+        if spelling.islower() and spelling not in self._verbs:
+            out |= self._participle_infinitives(spelling)
+        return out
+
+    def _participle_infinitives(self, word: str) -> set[str]:
+        """Infinitives a past participle may come from: gespielt → spielen, aufgemacht → aufmachen."""
+        out = set()
+        start = word.find("ge")
+        while start != -1:
+            prefix, rest = word[:start], word[start + 2 :]
+            bases = [rest, rest[1:]] if rest.startswith("g") else [rest]  # gegessen → essen
+            for base in bases:
+                if base.endswith("en"):
+                    candidates = [base]
+                elif base.endswith("et"):
+                    candidates = [base[:-2] + "en", base[:-1] + "n"]
+                elif base.endswith("t"):
+                    candidates = [base[:-1] + "en", base[:-1] + "n"]
+                else:
+                    candidates = []
+                out.update(prefix + c for c in candidates if prefix + c in self._verbs)
+            start = word.find("ge", start + 1)
+        return out

@@ -1,0 +1,196 @@
+"""WordService: the one object the games use to check words, compare variants and look up categories."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import NamedTuple
+
+from bot.words.checkers import CaseChecker, GermanChecker, GermanData, LanguageChecker
+from bot.words.lemmas import (
+    EnglishLemmatizer,
+    FrenchLemmatizer,
+    GermanLemmatizer,
+    HunspellStems,
+    Lemmatizer,
+    read_irregular,
+)
+from bot.words.data import (
+    CATEGORIES,
+    DEFAULT_NAME_COUNTRY,
+    LANGUAGES,
+    NAME_COUNTRIES,
+    Category,
+    CommonLists,
+    LanguageLists,
+    country_keys,
+)
+from bot.words.lists import DEFAULT_DIR
+from bot.words.spell import Speller
+from bot.words.text import capitalised, fold, normalise
+
+log = logging.getLogger(__name__)
+
+# Hunspell dictionaries per language: English accepts en_US or en_GB spellings.
+SPELLERS: dict[str, tuple[str, ...]] = {"en": ("en_US", "en_GB"), "fr": ("fr",), "de": ("de_DE",)}
+
+_CACHE_SIZE = 1 << 16
+
+
+class Verdict(NamedTuple):
+    """A check's answer: reason is None when valid, else not_a_word, proper_noun or abbreviation."""
+
+    word: str
+    valid: bool
+    reason: str | None
+
+
+@dataclass(frozen=True)
+class _Language:
+    checker: LanguageChecker
+    lemmatizer: Lemmatizer
+
+
+class WordService:
+    """Checks, lemmas and categories for en, fr and de; loads each language on first use; thread-safe."""
+
+    languages: tuple[str, ...] = LANGUAGES
+
+    def __init__(self, dictionaries: Path | None = None) -> None:
+        self.root = dictionaries or DEFAULT_DIR
+        self._lock = threading.RLock()
+        self._common: CommonLists | None = None
+        self._countries: frozenset[str] | None = None
+        self._languages: dict[str, _Language] = {}
+        self._cached_lemmas = lru_cache(maxsize=_CACHE_SIZE)(self._lemmas)
+
+    # -- loading ---------------------------------------------------------------------------------
+
+    def _language(self, lang: str) -> str:
+        if lang not in LANGUAGES:
+            raise ValueError(f"unknown language {lang!r}; expected one of {', '.join(LANGUAGES)}")
+        return lang
+
+    def _common_lists(self) -> CommonLists:
+        with self._lock:
+            if self._common is None:
+                self._common = CommonLists.load(self.root)
+                self._countries = country_keys(self.root)
+            return self._common
+
+    def _get(self, lang: str) -> _Language:
+        language = self._languages.get(lang)
+        if language is not None:
+            return language
+        with self._lock:
+            language = self._languages.get(self._language(lang))
+            if language is None:
+                language = self._load(lang)
+                self._languages[lang] = language
+            return language
+
+    def _checker(self, lang: str) -> LanguageChecker:
+        return self._get(lang).checker
+
+    def _load(self, lang: str) -> _Language:
+        common = self._common_lists()
+        assert self._countries is not None
+        lists = LanguageLists.load(self.root, lang, common, self._countries)
+        speller = Speller(SPELLERS[lang])
+        irregular = read_irregular(self.root / lang / "lemmas.txt")
+        checker: LanguageChecker
+        lemmatizer: Lemmatizer
+        if lang == "de":
+            data = GermanData(self.root / "de", SPELLERS["de"][0])
+            checker = GermanChecker(lists, speller, data, lambda: [self._checker(o).speller for o in ("en", "fr")])
+            lemmatizer = GermanLemmatizer(irregular, data.noun_lemmas, lists.verbs.keys)
+        elif lang == "fr":
+            checker = CaseChecker(lists, speller)
+            lemmatizer = FrenchLemmatizer(irregular, HunspellStems(SPELLERS["fr"][0]))
+        else:
+            checker = CaseChecker(lists, speller)
+            lemmatizer = EnglishLemmatizer("en", irregular)
+        log.info("loaded words for %s", lang)
+        return _Language(checker, lemmatizer)
+
+    # -- the API ---------------------------------------------------------------------------------
+
+    def normalise(self, word: str) -> str:
+        """Identity of a word: trimmed, case-folded, Unicode NFC."""
+        return normalise(word)
+
+    def check(self, word: str, lang: str) -> Verdict:
+        """Is word a valid word of lang, and if not why (not_a_word, proper_noun, abbreviation)."""
+        analysis = self._checker(lang).analyse(word)
+        return Verdict(word, analysis.reason is None, analysis.reason)
+
+    def check_tiles(self, tiles: str, lang: str = "de") -> Verdict:
+        """TopWords: an ALL-CAPS tile string, case fixed before checking and SS allowed to stand for ß."""
+        # The case is fixed inside every checker (never check ALL-CAPS as typed); lower-casing here
+        # also keeps tiles from being read as a mixed-case abbreviation.
+        analysis = self._checker(lang).analyse(tiles.strip().lower())
+        return Verdict(tiles, analysis.reason is None, analysis.reason)
+
+    def _lemmas(self, word: str, lang: str) -> frozenset[str]:
+        language = self._get(lang)
+        w = unicodedata.normalize("NFC", word.strip())
+        spellings = language.checker.analyse(w).spellings
+        if not spellings:
+            spellings = (w.lower(), capitalised(w)) if lang == "de" else (w.lower(),)
+        elif w in spellings:
+            # German case tells the reading: wässern is the verb, Wässern the noun (ALL-CAPS tries both).
+            spellings = (w,)
+        return language.lemmatizer.lemmas(spellings)
+
+    def lemmas(self, word: str, lang: str) -> frozenset[str]:
+        """The word's lemma set (lower-case, ß kept): the word itself and every lemma found for it."""
+        return self._cached_lemmas(word, lang)
+
+    def lemma_key(self, word: str, lang: str) -> str:
+        """One canonical lemma for storage: the smallest of the word's lemma set."""
+        return min(self.lemmas(word, lang))
+
+    def same_word(self, a: str, b: str, lang: str) -> bool:
+        """Rules 7-8: a and b are variants of one word when their lemma sets intersect."""
+        return not self.lemmas(a, lang).isdisjoint(self.lemmas(b, lang))
+
+    def starts_with(self, word: str, letter: str) -> bool:
+        """Does word start with letter (one or two letters), accents ignored: É counts as E."""
+        prefix = fold(letter)
+        return bool(prefix) and fold(word).startswith(prefix)
+
+    def _category(self, lang: str, category: str, country: str | None) -> Category:
+        self._language(lang)
+        if category not in CATEGORIES:
+            raise ValueError(f"unknown category {category!r}; expected one of {', '.join(CATEGORIES)}")
+        common = self._common_lists()
+        if category == "brands":
+            return common.brands
+        if category == "first_names":
+            c = country or DEFAULT_NAME_COUNTRY[lang]
+            if c not in NAME_COUNTRIES:
+                raise ValueError(f"unknown country {c!r}; expected one of {', '.join(NAME_COUNTRIES)}")
+            return common.first_names[c]
+        lists = self._checker(lang).lists
+        return lists.countries if category == "countries" else lists.verbs
+
+    def in_category(self, word: str, lang: str, category: str, *, country: str | None = None) -> bool:
+        """Level VII: is word in the category list (verbs: in any form; first names: the table's country)."""
+        cat = self._category(lang, category, country)
+        if word in cat:
+            return True
+        if category == "verbs":
+            return any(lemma in cat for lemma in self.lemmas(word, lang))
+        return False
+
+    def category_entries(self, lang: str, category: str, letter: str, *, country: str | None = None) -> int:
+        """Level VII: how many playable entries of the category start with letter (fewer than 3: spin again)."""
+        return self._category(lang, category, country).count_starting(letter)
+
+    def any_word_starts_with(self, prefix: str, lang: str) -> bool:
+        """Level II: does any dictionary word start with this combination (if not, spin again)."""
+        return self._checker(lang).any_word_starts_with(prefix)
