@@ -16,8 +16,7 @@ from pathlib import Path
 import yarl
 
 HERE = Path(__file__).resolve().parent
-TESTS_DIR = HERE.parent
-REPO_ROOT = TESTS_DIR.parent
+REPO_ROOT = HERE.parents[1]
 
 
 def point_discord_at(api_base: str, gateway: str) -> None:
@@ -37,12 +36,10 @@ def point_discord_at(api_base: str, gateway: str) -> None:
 
 
 def main() -> int:
-    point_discord_at(os.environ["FAKE_DISCORD_API"], os.environ["FAKE_DISCORD_GATEWAY"])
     # Run as a script, this folder is sys.path[0]; its modules (gateway, spec …) must not shadow others.
     sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
-    for path in (str(REPO_ROOT), str(TESTS_DIR)):
-        if path not in sys.path:
-            sys.path.insert(0, path)
+    sys.path.insert(0, str(REPO_ROOT))  # bot, cogs and tests.e2e.minimal_bot
+    point_discord_at(os.environ["FAKE_DISCORD_API"], os.environ["FAKE_DISCORD_GATEWAY"])
     module_name, _, function = os.environ.get("E2E_BOT_MAIN", "bot.__main__:main").partition(":")
     entry = getattr(importlib.import_module(module_name), function or "main")
     return int(entry() or 0)

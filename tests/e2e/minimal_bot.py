@@ -3,7 +3,7 @@
 It has a slash command group with a choice, a persistent DynamicItem button whose state lives in the
 message itself (so it survives a restart), a view bound to an interaction response, a select, a modal,
 ephemeral replies, a deferred reply, a follow-up and a file upload. Run it as a process with
-`E2E_BOT_MAIN=e2e.minimal_bot:main python tests/e2e/launcher.py`.
+`E2E_BOT_MAIN=tests.e2e.minimal_bot:main python tests/e2e/launcher.py`.
 """
 
 from __future__ import annotations

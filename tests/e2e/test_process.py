@@ -8,7 +8,7 @@ from .driver import Table
 from .fake_discord import FakeDiscord
 from .process import SpawnBot, wait_for_new_session
 
-MINIMAL = "e2e.minimal_bot:main"
+MINIMAL = "tests.e2e.minimal_bot:main"
 
 
 async def test_a_bot_process_logs_in_and_its_persistent_button_survives_sigkill(
