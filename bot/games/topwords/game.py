@@ -88,6 +88,8 @@ class TopWords:
                 raise BadAction(f"setup.board: bad square or stack {entry!r}.")
             if any(a == b for a, b in zip(stack, stack[1:], strict=False)):
                 raise BadAction(f"setup.board: the same letter on the same letter in {stack}.")
+            if board[row * SIZE + col]:
+                raise BadAction(f"setup.board: {square_name(row, col)} is given twice.")
             board[row * SIZE + col] = stack
             pool.subtract(stack)
         state.board = board
@@ -120,6 +122,7 @@ class TopWords:
         for player in players:
             if player not in state.racks:
                 self._draw(state, player, RACK_SIZE)
+        state.racks = {player: state.racks[player] for player in players}
         state.turn = players.index(state.first_player)
         return state
 
@@ -680,7 +683,7 @@ class TopWords:
                 "reason": reason,
                 "scores": dict(s.scores),
                 "penalties": dict(s.penalties),
-                "racks": dict(s.racks),  # revealed at the end: the penalties come from them
+                "tiles_left": {p: len(s.racks[p]) for p in s.players},
                 "winners": _winners(s),
             }
         )

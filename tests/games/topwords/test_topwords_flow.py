@@ -97,7 +97,7 @@ def test_game_ends_when_a_player_is_out_and_the_bag_is_empty():
     assert out["penalties"] == {"ann": 0, "bob": 5 * len(racks["bob"])}
     assert out["winners"] == ["ann"]
     over = table.events("game_over")[0]
-    assert over["reason"] == "out" and over["racks"]["ann"] == ""
+    assert over["reason"] == "out" and over["tiles_left"] == {"ann": 0, "bob": len(racks["bob"])}
 
 
 def test_game_ends_when_every_player_agrees_no_word_can_be_formed():

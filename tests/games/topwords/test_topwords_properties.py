@@ -59,6 +59,11 @@ def test_tiles_are_conserved_through_random_legal_games(seed, players, mode):
         except IllegalMove:
             continue
         accepted += 1
+        assert table.last is not None
+        for event in table.last.events:
+            # Hidden information goes only to its owner (DESIGN.md): any rack or tile drawn is private.
+            if {"rack", "racks", "drawn", "returned"} & set(event):
+                assert event.get("private_to") == event["player"], event
         state = table.state
         everything = Counter("".join(state.board) + "".join(state.racks.values()) + state.bag)
         assert everything == Counter(TILE_COUNTS)

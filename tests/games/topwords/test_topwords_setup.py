@@ -91,6 +91,8 @@ def test_forced_board_counts_towards_the_hundred_tiles():
         Table(setup={"board": [[4, 4, "AA"]]})  # same letter on same letter
     with pytest.raises(BadAction):
         Table(setup={"board": [[4, 4, "ABCDEF"]]})  # height 6
+    with pytest.raises(BadAction):
+        Table(setup={"board": [[4, 4, "A"], [4, 4, "B"]]})  # one square twice
 
 
 def test_setup_cannot_use_more_tiles_than_the_game_has():
