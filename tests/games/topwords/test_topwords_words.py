@@ -216,3 +216,44 @@ def _endgame() -> tuple[list[list[object]], dict[str, str]]:
 
 def _setup(board: list[list[object]], racks: dict[str, str]) -> dict[str, object]:
     return {"first_player": "ann", "board": board, "racks": racks}
+
+
+def test_a_tied_take_back_vote_keeps_the_move_and_makes_it_final():
+    table = examples_table(words=StubWords(), players=("ann", "bob", "cat"))
+    table.place("bob", EXAMPLES[0])
+    table.do("dispute", "cat")
+    view = table.game.view_for(table.state, "ann")
+    assert view["vote"]["kind"] == "take_back" and view["vote"]["voters"] == ["ann", "bob"]
+    table.do("vote", "ann", accept=False)
+    assert table.game.view_for(table.state, None)["vote"]["voted"] == ["ann"]
+    table.do("vote", "bob", accept=True)
+    assert len(table.state.history) == 2 and table.state.overrides == {}
+    assert table.refuses(IllegalMove, "dispute", "ann").code == "nothing_to_dispute"
+
+
+def test_a_refused_restore_leaves_the_move_taken_back():
+    table = examples_table(words=StubWords({"RAT": "not_a_word"}), mode="challenge")
+    table.place("bob", EXAMPLES[0])
+    table.place("ann", EXAMPLES[1])
+    table.do("challenge", "bob")
+    table.do("dispute", "ann")
+    table.do("vote", "bob", accept=False)
+    assert table.state.current == "ann" and len(table.state.history) == 2
+    assert table.state.overrides == {"RAT": False}
+    assert table.refuses(IllegalMove, "dispute", "ann").code == "nothing_to_dispute"
+
+
+def test_the_final_window_allows_a_dispute_and_returns_to_it():
+    board, racks = _endgame()
+    table = Table(("ann", "bob", "cat"), words=StubWords(), mode="challenge", setup=_setup(board, racks))
+    table.place("ann", [[2, 0, "E"], [2, 1, "R"]])
+    assert table.game.legal_actions(table.state, "bob") == [
+        {"do": "challenge", "player": "bob"},
+        {"do": "dispute", "player": "bob"},
+    ]
+    table.do("dispute", "bob", word="ER")
+    table.do("vote", "ann", accept=True)
+    table.do("vote", "cat", accept=True)
+    assert table.state.phase == "final_challenge"
+    table.do("close_challenge")
+    assert table.output()["end_reason"] == "out"
