@@ -93,9 +93,9 @@ class LanguageChecker:
         analysis = self._judge(w, low)
         # Typed in capitals and this short, an unknown string is an acronym (EU, BMI, NYPD, CPAM), even
         # where a dictionary knows the letters as a symbol (Eu).
-        if analysis.reason is not None and w.isupper() and len(w) <= _MAX_SHOUTED_ACRONYM:
-            if analysis.reason == NOT_A_WORD or len(w) <= 2:
-                return Analysis((), ABBREVIATION)
+        shouted = analysis.reason is not None and w.isupper() and len(w) <= _MAX_SHOUTED_ACRONYM
+        if shouted and (analysis.reason == NOT_A_WORD or len(w) <= 2):
+            return Analysis((), ABBREVIATION)
         return analysis
 
     def _judge(self, w: str, low: str) -> Analysis:
@@ -261,7 +261,7 @@ class GermanChecker(LanguageChecker):
         for stem, _, _ in hunspell_entries(self.speller.tags[0]):
             if not is_letters(stem) or stem.isupper() or is_mixed_case(stem):
                 continue
-            if stem.islower() or (stem in self.data.noun_lemmas and stem not in self.data.names):
-                if key(stem) not in self.lists.names and key(stem) not in self.lists.abbreviations:
-                    out.append(stem)
+            word = stem.islower() or (stem in self.data.noun_lemmas and stem not in self.data.names)
+            if word and key(stem) not in self.lists.names and key(stem) not in self.lists.abbreviations:
+                out.append(stem)
         return out

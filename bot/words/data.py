@@ -56,8 +56,12 @@ class CommonLists:
         """Read the shared lists under root."""
         return cls(
             brands=Category(list(read_lines(root / "brands.txt"))),
-            first_names={c: Category(list(read_lines(root / "first_names" / f"{c}.txt"))) for c in NAME_COUNTRIES},
-            places=frozenset(key(e) for name in ("places.txt", "people.txt") for e in read_lines(root / name)),
+            first_names={
+                c: Category(list(read_lines(root / "first_names" / f"{c}.txt"))) for c in NAME_COUNTRIES
+            },
+            places=frozenset(
+                key(e) for name in ("places.txt", "people.txt") for e in read_lines(root / name)
+            ),
         )
 
 

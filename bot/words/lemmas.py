@@ -64,15 +64,22 @@ class Lemmatizer:
         self.lang = lang
         self.irregular = irregular
 
-    def lemmas(self, spellings: Iterable[str]) -> frozenset[str]:
-        """The spellings themselves and every lemma found for them, lower-cased (ß kept)."""
-        out: set[str] = set()
+    def lemmas(self, spellings: Iterable[str]) -> tuple[frozenset[str], str]:
+        """The lemma set (the spellings and every lemma found for them, lower-cased, ß kept) and its key.
+
+        The key is the word itself when it is a lemma (Haus, not Hau of which Haus is also a form),
+        else the smallest lemma found (went → go).
+        """
+        words: set[str] = set()
+        found: set[str] = set()
         for s in spellings:
             low = s.lower()
-            out.add(low)
-            out |= self.irregular.get(low, frozenset())
-            out |= {lemma.lower() for lemma in self._lemmas(s)}
-        return frozenset(out)
+            words.add(low)
+            found |= self.irregular.get(low, frozenset())
+            found |= {lemma.lower() for lemma in self._lemmas(s)}
+        own = words & found
+        key = min(own or found or words)
+        return frozenset(words | found), key
 
     def _lemmas(self, spelling: str) -> set[str]:
         return {_simplemma(spelling, self.lang)}
@@ -102,7 +109,10 @@ class GermanLemmatizer(Lemmatizer):
     """German: simplemma, the noun forms of german-nouns (Häuser → Haus) and past participles (ge…t)."""
 
     def __init__(
-        self, irregular: dict[str, frozenset[str]], noun_lemmas: dict[str, tuple[str, ...]], verbs: frozenset[str]
+        self,
+        irregular: dict[str, frozenset[str]],
+        noun_lemmas: dict[str, tuple[str, ...]],
+        verbs: frozenset[str],
     ) -> None:
         super().__init__("de", irregular)
         self._nouns = noun_lemmas
@@ -121,7 +131,7 @@ class GermanLemmatizer(Lemmatizer):
 
     def _participle_infinitives(self, word: str) -> set[str]:
         """Infinitives a past participle may come from: gespielt → spielen, aufgemacht → aufmachen."""
-        out = set()
+        out: set[str] = set()
         start = word.find("ge")
         while start != -1:
             prefix, rest = word[:start], word[start + 2 :]

@@ -11,14 +11,6 @@ from pathlib import Path
 from typing import NamedTuple
 
 from bot.words.checkers import CaseChecker, GermanChecker, GermanData, LanguageChecker
-from bot.words.lemmas import (
-    EnglishLemmatizer,
-    FrenchLemmatizer,
-    GermanLemmatizer,
-    HunspellStems,
-    Lemmatizer,
-    read_irregular,
-)
 from bot.words.data import (
     CATEGORIES,
     DEFAULT_NAME_COUNTRY,
@@ -28,6 +20,14 @@ from bot.words.data import (
     CommonLists,
     LanguageLists,
     country_keys,
+)
+from bot.words.lemmas import (
+    EnglishLemmatizer,
+    FrenchLemmatizer,
+    GermanLemmatizer,
+    HunspellStems,
+    Lemmatizer,
+    read_irregular,
 )
 from bot.words.lists import DEFAULT_DIR
 from bot.words.spell import Speller
@@ -106,7 +106,9 @@ class WordService:
         lemmatizer: Lemmatizer
         if lang == "de":
             data = GermanData(self.root / "de", SPELLERS["de"][0])
-            checker = GermanChecker(lists, speller, data, lambda: [self._checker(o).speller for o in ("en", "fr")])
+            checker = GermanChecker(
+                lists, speller, data, lambda: [self._checker(o).speller for o in ("en", "fr")]
+            )
             lemmatizer = GermanLemmatizer(irregular, data.noun_lemmas, lists.verbs.keys)
         elif lang == "fr":
             checker = CaseChecker(lists, speller)
@@ -135,7 +137,7 @@ class WordService:
         analysis = self._checker(lang).analyse(tiles.strip().lower())
         return Verdict(tiles, analysis.reason is None, analysis.reason)
 
-    def _lemmas(self, word: str, lang: str) -> frozenset[str]:
+    def _lemmas(self, word: str, lang: str) -> tuple[frozenset[str], str]:
         language = self._get(lang)
         w = unicodedata.normalize("NFC", word.strip())
         spellings = language.checker.analyse(w).spellings
@@ -148,11 +150,11 @@ class WordService:
 
     def lemmas(self, word: str, lang: str) -> frozenset[str]:
         """The word's lemma set (lower-case, ß kept): the word itself and every lemma found for it."""
-        return self._cached_lemmas(word, lang)
+        return self._cached_lemmas(word, lang)[0]
 
     def lemma_key(self, word: str, lang: str) -> str:
-        """One canonical lemma for storage: the smallest of the word's lemma set."""
-        return min(self.lemmas(word, lang))
+        """One canonical lemma for storage: the word when it is a lemma itself, else its smallest lemma."""
+        return self._cached_lemmas(word, lang)[1]
 
     def same_word(self, a: str, b: str, lang: str) -> bool:
         """Rules 7-8: a and b are variants of one word when their lemma sets intersect."""

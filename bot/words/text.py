@@ -5,7 +5,9 @@ from __future__ import annotations
 import unicodedata
 
 # Letters that no Unicode decomposition turns into plain Latin ones; folded by hand for letter matching.
-_FOLD_EXTRA = str.maketrans({"œ": "oe", "æ": "ae", "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i"})
+_FOLD_EXTRA = str.maketrans(
+    {"œ": "oe", "æ": "ae", "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i"}
+)
 
 # More `ss` than this in one word would make 2**n spellings; no German word needs it.
 _MAX_SS = 4

@@ -31,3 +31,15 @@ def pairs(name: str) -> list[tuple[str, str]]:
 def ws() -> Iterator[WordService]:
     """One service for every test, as in the bot (one per process)."""
     yield WordService()
+
+
+# Accuracy figures of the hand-written lists, shown in pytest's terminal summary.
+FIGURES: list[str] = []
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Print the per-list accuracy figures after the run."""
+    if FIGURES:
+        terminalreporter.section("word lists")
+        for line in FIGURES:
+            terminalreporter.write_line(line)

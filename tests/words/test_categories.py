@@ -1,0 +1,119 @@
+"""Level VII categories and Level II prefixes (RULES-NOTES, Top Stop)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.words import WordService
+
+
+@pytest.mark.parametrize(
+    ("word", "lang", "member"),
+    [
+        ("Lebanon", "en", True),
+        ("lebanon", "en", True),
+        ("Germany", "en", True),
+        ("Turkey", "en", True),
+        ("Liban", "fr", True),
+        ("Allemagne", "fr", True),
+        ("Libanon", "de", True),
+        ("Österreich", "de", True),
+        ("Paris", "en", False),
+        ("Europe", "en", False),
+        ("Bavaria", "en", False),
+        ("Greenland", "en", False),
+        ("Lebanon", "fr", False),
+    ],
+)
+def test_countries(ws: WordService, word: str, lang: str, member: bool) -> None:
+    """Countries, not cities, states, continents or dependencies, named in the table's language."""
+    assert ws.in_category(word, lang, "countries") is member
+
+
+def test_first_names_follow_the_table_country(ws: WordService) -> None:
+    """First names by the table's country setting; each language has a default country."""
+    assert ws.in_category("Rami", "en", "first_names")  # English tables default to Lebanon
+    assert ws.in_category("Elie", "fr", "first_names", country="lb")
+    assert not ws.in_category("Rami", "fr", "first_names")
+    assert ws.in_category("Jürgen", "de", "first_names")
+    assert ws.in_category("Élodie", "fr", "first_names")
+    assert not ws.in_category("table", "en", "first_names")
+
+
+@pytest.mark.parametrize(
+    "spelling", ["Ahmad", "Ahmed", "Mohamad", "Mohammed", "Charbel", "Georges", "Nour", "Rima"]
+)
+def test_lebanese_names_in_latin_transliteration(ws: WordService, spelling: str) -> None:
+    """The Lebanese list holds the usual Latin spellings of each name."""
+    assert ws.in_category(spelling, "en", "first_names", country="lb")
+
+
+def test_brands(ws: WordService) -> None:
+    """Brands, makes and models, whatever the language."""
+    assert ws.in_category("Nike", "en", "brands")
+    assert ws.in_category("peugeot", "fr", "brands")
+    assert ws.in_category("Volkswagen", "de", "brands")
+    assert not ws.in_category("shoe", "en", "brands")
+
+
+@pytest.mark.parametrize(
+    ("word", "lang", "member"),
+    [
+        ("go", "en", True),
+        ("went", "en", True),
+        ("swimming", "en", True),
+        ("house", "en", True),
+        ("happiness", "en", False),
+        ("manger", "fr", True),
+        ("allions", "fr", True),
+        ("écrit", "fr", True),
+        ("maison", "fr", False),
+        ("gehen", "de", True),
+        ("ging", "de", True),
+        ("gegessen", "de", True),
+        ("Haus", "de", False),
+    ],
+)
+def test_verbs_in_any_form(ws: WordService, word: str, lang: str, member: bool) -> None:
+    """Verbs: all forms and tenses are valid (rule 7 still applies)."""
+    assert ws.in_category(word, lang, "verbs") is member
+
+
+def test_category_entries_count_playable_entries_by_letter(ws: WordService) -> None:
+    """A letter with fewer than 3 entries in the category list is excluded (spin again)."""
+    assert ws.category_entries("en", "countries", "B") >= 10
+    assert ws.category_entries("en", "countries", "X") == 0
+    assert ws.category_entries("fr", "countries", "E") >= 3  # Égypte, Espagne, États-Unis… accents ignored
+    assert ws.category_entries("de", "first_names", "J") >= 3
+    assert ws.category_entries("en", "first_names", "J", country="lb") >= 3
+    assert ws.category_entries("en", "brands", "Q") < 3
+    assert ws.category_entries("de", "verbs", "S") > 100
+    # Multi-word names (United States) cannot be written as one word, so they do not count.
+    us = ws.category_entries("en", "countries", "U")
+    assert us == len(
+        [c for c in ("Uganda", "Ukraine", "Uruguay", "Uzbekistan") if ws.in_category(c, "en", "countries")]
+    )
+
+
+def test_unknown_category_or_country(ws: WordService) -> None:
+    """Only the four categories and the three name countries exist."""
+    with pytest.raises(ValueError, match="unknown category"):
+        ws.in_category("x", "en", "cities")
+    with pytest.raises(ValueError, match="unknown country"):
+        ws.in_category("x", "en", "first_names", country="us")
+
+
+@pytest.mark.parametrize(
+    ("prefix", "lang", "expected"),
+    [
+        ("SO", "en", True),
+        ("IO", "fr", True),
+        ("AE", "de", True),
+        ("QX", "en", False),
+        ("XQ", "de", False),
+        ("Ét", "fr", True),
+    ],
+)
+def test_level_two_prefixes(ws: WordService, prefix: str, lang: str, expected: bool) -> None:
+    """Level II: if no word of the dictionary starts with either combination, spin again."""
+    assert ws.any_word_starts_with(prefix, lang) is expected
