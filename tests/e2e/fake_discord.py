@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import copy
 import json
 import logging
 import secrets
@@ -145,6 +146,13 @@ class DiscordError(Exception):
         if self.errors is not None:
             body["errors"] = self.errors
         return body
+
+
+def _refuse_empty(message: dict[str, Any], uploads: list[Upload] | None = None) -> None:
+    """Discord refuses to send — or to leave after an edit — a message with nothing to show."""
+    shown = ("content", "embeds", "components", "attachments", "sticker_ids", "poll")
+    if not uploads and not any(message.get(key) for key in shown):
+        raise DiscordError(400, 50006, "Cannot send an empty message", kind="empty-message")
 
 
 def json_response(data: Any, status: int = 200) -> web.Response:
@@ -531,7 +539,10 @@ class FakeDiscord:
         return {**message, "guild_id": str(self.guild_id), "member": member}
 
     def _edit_message(self, message: dict[str, Any], payload: dict[str, Any], uploads: list[Upload]) -> None:
-        self._apply(message, payload, uploads)
+        edited = copy.deepcopy(message)
+        self._apply(edited, payload, uploads)
+        _refuse_empty(edited)
+        message.update(edited)
         message["flags"] = message.get("flags", 0) & ~LOADING
         message["edited_timestamp"] = self.clock.iso()
         if not message["flags"] & EPHEMERAL:
@@ -990,8 +1001,9 @@ class FakeDiscord:
             )
         data = body.get("data") or {}
         uploads: list[Upload] = request[UPLOADS]
-        rec.callback_type, rec.callback_body = kind, body
         message: dict[str, Any] | None = None
+        if kind == 4:
+            _refuse_empty(data, uploads)
         if kind in (4, 5):
             message_type = 20 if rec.type == 2 else 0
             message = self._new_message(
@@ -1019,6 +1031,8 @@ class FakeDiscord:
         elif kind == 8:
             rec.choices = data.get("choices") or []
             rec.completed = True
+        # Acknowledged only now: a refused answer (empty, unknown message …) does not count.
+        rec.callback_type, rec.callback_body = kind, body
         self.changed()
         if request.query.get("with_response") not in ("1", "true", "True"):
             return web.Response(status=204)
@@ -1058,6 +1072,7 @@ class FakeDiscord:
     async def _followup(self, request: web.Request) -> web.Response:
         rec = self._webhook_interaction(request)
         body = request[BODY] or {}
+        _refuse_empty(body, request[UPLOADS])
         message = self._new_message(
             rec.channel_id, body, request[UPLOADS], author=self.bot_user, kind=0, interaction=rec
         )
@@ -1109,11 +1124,7 @@ class FakeDiscord:
     async def _create_message(self, request: web.Request) -> web.Response:
         channel_id = self._channel_id(request)
         body = request[BODY] or {}
-        if (
-            not any(body.get(k) for k in ("content", "embeds", "components", "sticker_ids", "poll"))
-            and not (request[UPLOADS])
-        ):
-            raise DiscordError(400, 50006, "Cannot send an empty message", kind="empty-message")
+        _refuse_empty(body, request[UPLOADS])
         message = self._new_message(channel_id, body, request[UPLOADS], author=self.bot_user)
         return json_response(message)
 

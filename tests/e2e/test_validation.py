@@ -133,3 +133,14 @@ async def test_without_the_spec_the_limits_still_hold(monkeypatch: pytest.Monkey
     finally:
         await fake.close()
     assert [v.kind for v in fake.violations] == ["invalid-body"]
+
+
+async def test_an_edit_that_leaves_nothing_to_show_is_refused(
+    minimal_bot: MinimalBot, fake_discord: FakeDiscord, table: Table
+):
+    message = await _channel(minimal_bot, table).send(embed=discord.Embed(title="Round 1"))
+    with pytest.raises(discord.HTTPException) as refused:
+        await message.edit(embed=None, view=None)
+    assert refused.value.code == 50006
+    assert [v.kind for v in fake_discord.take_violations()] == ["empty-message"]
+    assert table.last_message.embeds[0]["title"] == "Round 1"  # unchanged
