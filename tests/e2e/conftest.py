@@ -55,6 +55,9 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "expect_violations: the test provokes fake-Discord violations and checks them"
     )
     config.addinivalue_line("markers", "allow_bot_errors: the in-process bot may log errors in this test")
+    config.addinivalue_line(
+        "markers", "fake_discord(**options): options for FakeDiscord, e.g. heartbeat_interval"
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -95,7 +98,8 @@ async def fake_discord(
     discord_spec: OpenApiSpec | None, request: pytest.FixtureRequest
 ) -> AsyncIterator[FakeDiscord]:
     """A running fake Discord; fails the test at teardown if it recorded any violation."""
-    fake = FakeDiscord(discord_spec)
+    marker = request.node.get_closest_marker("fake_discord")
+    fake = FakeDiscord(discord_spec, **(marker.kwargs if marker else {}))
     await fake.start()
     try:
         yield fake

@@ -140,9 +140,10 @@ class DiscordError(Exception):
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
         self.kind, self.errors, self.detail = kind, errors, detail or message
+        self.extra: dict[str, Any] = {}
 
     def payload(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"message": self.message, "code": self.code}
+        body: dict[str, Any] = {"message": self.message, "code": self.code, **self.extra}
         if self.errors is not None:
             body["errors"] = self.errors
         return body
@@ -690,7 +691,9 @@ class FakeDiscord:
                 self.violation(error.kind, method, path, error.detail, record.body)
             response = json_response(error.payload(), error.status)
             if error.status == 429:
+                # discord.py retries a 429 only when it came through Discord's proxy (a Via header).
                 response.headers["Via"] = "1.1 google"
+                response.headers["Retry-After"] = str(error.extra["retry_after"])
         record.status = response.status
         self._check_response_shape(operation, method, path, response)
         return response
@@ -744,11 +747,14 @@ class FakeDiscord:
         if path.startswith(("/interactions/", "/webhooks/")):
             return  # interaction endpoints are outside the global rate limit
         now = self.clock.now()
-        self._recent.append(now)
-        while self._recent and self._recent[0] < now - 1.0:
+        while self._recent and self._recent[0] <= now - 1.0:
             self._recent.popleft()
-        if len(self._recent) > GLOBAL_RATE:
-            raise DiscordError(429, 0, "You are being rate limited.", kind="rate-limit")
+        if len(self._recent) >= GLOBAL_RATE:
+            retry_after = round(self._recent[0] + 1.0 - now, 3)
+            error = DiscordError(429, 0, "You are being rate limited.", kind="rate-limit")
+            error.extra = {"retry_after": retry_after, "global": True}
+            raise error
+        self._recent.append(now)
 
     def _check_auth(self, request: web.Request, path: str) -> None:
         if path.startswith(("/interactions/", "/webhooks/")):

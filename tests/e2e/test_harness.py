@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from .driver import Table
@@ -190,8 +188,22 @@ async def test_events_sent_while_disconnected_are_replayed_on_resume(minimal_bot
     )
 
 
-async def test_heartbeats_are_acknowledged(minimal_bot: MinimalBot, fake_discord: FakeDiscord):
-    await asyncio.sleep(0)
-    assert fake_discord.gateway.heartbeats >= 1
-    acks = minimal_bot.latency
-    assert acks < 1.0  # discord.py measured an ACK, so latency is finite and local
+@pytest.mark.fake_discord(heartbeat_interval=0.05)
+async def test_heartbeats_follow_the_interval_from_hello_and_are_acknowledged(
+    minimal_bot: MinimalBot, fake_discord: FakeDiscord
+):
+    await fake_discord.wait_until(
+        lambda: fake_discord.gateway.heartbeats >= 5, within=5, what="five heartbeats"
+    )
+    beats = [p for p in fake_discord.gateway.received if p["op"] == 1]
+    assert all(isinstance(p["d"], int) for p in beats[1:])  # each carries the last sequence number seen
+    assert minimal_bot.latency < 1.0  # discord.py got its ACKs
+
+
+async def test_an_unanswered_interaction_fails_with_what_was_awaited(minimal_bot: MinimalBot, table: Table):
+    with pytest.raises(
+        AssertionError, match=r"timed out after 0.3s waiting for the bot to answer alice running /slow"
+    ):
+        await table.user("alice").slash("slow", within=0.3)
+    minimal_bot.slow_gate.set()
+    await table.fake.wait_until(lambda: table.channel_messages(), within=5, what="the late answer")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import aiohttp
 import discord
 import pytest
@@ -144,3 +146,14 @@ async def test_an_edit_that_leaves_nothing_to_show_is_refused(
     assert refused.value.code == 50006
     assert [v.kind for v in fake_discord.take_violations()] == ["empty-message"]
     assert table.last_message.embeds[0]["title"] == "Round 1"  # unchanged
+
+
+async def test_more_than_50_requests_a_second_are_rate_limited(
+    minimal_bot: MinimalBot, fake_discord: FakeDiscord, table: Table
+):
+    channel = _channel(minimal_bot, table)
+    await asyncio.gather(*(channel.fetch_message(0) for _ in range(55)), return_exceptions=True)
+    kinds = {v.kind for v in fake_discord.take_violations()}
+    assert kinds == {"rate-limit"}
+    statuses = [r.status for r in fake_discord.requests if r.path.endswith("/messages/0")]
+    assert 429 in statuses and statuses.count(404) == 55  # discord.py waited and retried
