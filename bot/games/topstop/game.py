@@ -73,6 +73,7 @@ class TopStop:
             "end_writing": self._end_writing,
             "close_vote": self._close_vote,
             "end_round": self._end_round,
+            "auto_spin": self._auto_spin,
         }
         self.action_names = frozenset({*self._player_actions, *self._system_actions, "end"})
 
@@ -111,6 +112,8 @@ class TopStop:
         """A spin without a letter gets one of the 26 letters, uniformly."""
         if action.get("do") == "spin" and action.get("letter") is None:
             return {**action, "letter": rng.choice(LETTERS)}
+        if action.get("do") == "auto_spin" and action.get("letters") is None:
+            return {**action, "letters": {p: rng.choice(LETTERS) for p in _waiting_spinners(state)}}
         return action
 
     def apply(self, state: TopStopState, action: Action) -> Applied:
@@ -163,6 +166,11 @@ class TopStop:
 
     def timers(self, state: TopStopState) -> list[Timer]:
         opts = state.options
+        if state.phase in (FIRST_SPIN, SPIN):
+            # An idle spinner must not stall the table: the bot spins for them after spin_time.
+            spins = len(state.first_spins) if state.phase == FIRST_SPIN else len(state.round.respun)
+            key = f"spin:{len(state.rounds)}:{spins}"
+            return [Timer(key, opts.spin_time, {"do": "auto_spin"})]
         if state.phase == WRITING:
             current = state.round
             if current.stopped_by is not None:
@@ -441,6 +449,19 @@ class TopStop:
             }
         )
 
+    def _auto_spin(self, state: TopStopState, action: Action, step: _Step) -> None:
+        """The spin time ran out: the bot spins for every player who has not (letters chosen by chance)."""
+        letters = action.get("letters")
+        waiting = _waiting_spinners(state)
+        if not waiting:
+            raise WrongPhase("Nobody is waiting to spin.")
+        if not isinstance(letters, dict) or set(letters) != set(waiting):
+            raise BadAction(f"auto_spin needs one letter for each of: {', '.join(waiting)}.")
+        for player in waiting:
+            if state.phase not in (FIRST_SPIN, SPIN):
+                break  # the first spin settled part-way (possible only on a tie, handled by the next timer)
+            self._spin(state, {"do": "spin", "player": player, "letter": letters[player]}, step)
+
     def _close_vote(self, state: TopStopState, action: Action, step: _Step) -> None:
         if state.phase != REVIEW:
             raise WrongPhase("No vote is open.")
@@ -564,6 +585,7 @@ def _parse_options(options: Mapping[str, Any], player_count: int) -> Options:
         grace=_seconds_option(options, "grace", 10.0),
         writing_time=_seconds_option(options, "writing_time", 180.0),
         review_time=_seconds_option(options, "review_time", 30.0),
+        spin_time=_seconds_option(options, "spin_time", 60.0),
         vote_time=_seconds_option(options, "vote_time", 30.0),
     )
 
@@ -643,6 +665,15 @@ def _settle_first_spin(state: TopStopState, step: _Step) -> None:
         return
     state.first_spin = {p: None for p in tied}
     step.events.append({"type": "first_spin_tie", "players": tied, "letter": lowest})
+
+
+def _waiting_spinners(state: TopStopState) -> list[str]:
+    """Who the table waits for to spin: the first spin's missing players, or the round's spinner."""
+    if state.phase == FIRST_SPIN:
+        return [p for p, letter in state.first_spin.items() if letter is None]
+    if state.phase == SPIN:
+        return [state.round.spinner]
+    return []
 
 
 def _start_first_round(state: TopStopState, spinner: str, step: _Step) -> None:

@@ -26,6 +26,7 @@ def view(state: TopStopState, viewer: str | None) -> dict[str, Any]:
             "grace": opts.grace,
             "writing_time": opts.writing_time,
             "review_time": opts.review_time,
+            "spin_time": opts.spin_time,
             "vote_time": opts.vote_time,
         },
         "first_spin": dict(state.first_spin),

@@ -42,6 +42,7 @@ class Options:
     grace: float = 10.0
     writing_time: float = 180.0
     review_time: float = 30.0
+    spin_time: float = 60.0
     vote_time: float = 30.0
 
 

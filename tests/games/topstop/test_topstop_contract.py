@@ -85,6 +85,7 @@ def test_rule_actions_are_checked() -> None:
         "end_writing",
         "close_vote",
         "end_round",
+        "auto_spin",
     }
 
 

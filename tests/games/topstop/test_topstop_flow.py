@@ -255,7 +255,7 @@ def test_rule_stop_penalty_counts_words_written_not_valid() -> None:
 
 def test_rule_writing_time_limit_closes_writing() -> None:
     table = Table(writing_time=120)
-    assert table.game.timers(table.state) == []
+    assert [t.action for t in table.game.timers(table.state)] == [{"do": "auto_spin"}]  # no writing yet
     table.do("spin", "ann", letter="P")
     assert table.game.timers(table.state) == [Timer("writing:1:0", 120.0, {"do": "end_writing"})]
 
