@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .fake_discord import FakeDiscord, InteractionRecord
-from .objects import EPHEMERAL, LOADING, FakeUser
+from .objects import EPHEMERAL, LOADING, Clock, FakeUser
 
 DEFAULT_TIMEOUT = 5.0
 _SUBCOMMAND, _GROUP = 1, 2
@@ -156,7 +156,7 @@ class Reply:
 
     @property
     def kind(self) -> str:
-        """ "reply", "deferred reply", "update", "deferred update", "modal" or "autocomplete"."""
+        """What the bot answered with: reply, deferred reply, update, deferred update, modal, autocomplete."""
         return _CALLBACK_NAMES.get(self.record.callback_type or 0, "none")
 
     @property
@@ -423,7 +423,8 @@ class Table:
         return int(self.channel["id"])
 
     @property
-    def clock(self):  # noqa: ANN201 - the fake's Clock
+    def clock(self) -> Clock:
+        """Simulated time: `table.clock.advance(seconds)` skips ahead (deadlines, token expiry)."""
         return self.fake.clock
 
     def channel_id_of(self, name: str | None) -> int:

@@ -50,13 +50,12 @@ DEFAULT_TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAw.fake.e2e-token-not-a-real-secret"
 DEFAULT_USERS = ("alice", "bob", "carol", "dave", "erin")
 ANSWER_DEADLINE = 3.0  # seconds to answer or defer an interaction
 TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token accepts follow-ups and edits
-POLL_INTERVAL = 0.05
+POLL_INTERVAL = 0.05  # seconds between re-checks of a wait_until() predicate
 GLOBAL_RATE = 50  # requests per second for a bot, interaction routes excluded
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 
 # Which callback types an interaction type accepts (4/5 reply, 6/7 update, 8 choices, 9 modal).
 _CALLBACKS_FOR = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
-_COMMAND_TYPES = {1: "CHAT_INPUT", 2: "USER", 3: "MESSAGE"}
 
 T = TypeVar("T")
 # Where the middleware leaves the parsed body and uploaded files for the route handlers.
