@@ -191,7 +191,7 @@ class GermanChecker(LanguageChecker):
         lists: LanguageLists,
         speller: Speller,
         data: GermanData,
-        foreign: Callable[[], list[Speller]],
+        foreign: list[Speller],
     ) -> None:
         super().__init__(lists, speller)
         self.data = data
@@ -201,11 +201,11 @@ class GermanChecker(LanguageChecker):
         reasons: list[str] = []
         # German capitalises nouns, so a word typed Capitalised means the noun or the name: Google is the
         # company even though "google" is a form of googeln. Lower-case or ALL-CAPS input tries both.
-        typed_title = len(w) > 1 and w == capitalised(w)
+        typed = "lower" if w.islower() else "title" if len(w) > 1 and w == capitalised(w) else "other"
         # TopWords: there is no ß tile, SS may stand for ß (STRASSE = Straße, MASSE = Masse or Maße).
         # Ä, Ö, Ü are letters of their own: AE is never read as Ä.
         for spelling in sharp_s_spellings(low) if "ss" in low else [low]:
-            accepted, reason = self._judge_spelling(spelling, typed_title)
+            accepted, reason = self._judge_spelling(spelling, typed)
             if accepted:
                 return Analysis(accepted, None)
             reasons.append(reason)
@@ -214,20 +214,33 @@ class GermanChecker(LanguageChecker):
             reasons.append(mixed)
         return Analysis((), _best(reasons))
 
-    def _judge_spelling(self, low: str, typed_title: bool) -> tuple[tuple[str, ...], str]:
+    def _judge_spelling(self, low: str, typed: str) -> tuple[tuple[str, ...], str]:
         k = key(low)
         title = capitalised(low)
         if k in self.lists.allow:
             return (title if self.speller.check(title) else low,), NOT_A_WORD
+        # Typed lower-case, the lower-case reading comes first; typed Capitalised, the noun or name does.
+        low_ok: bool | None = None
+        if typed == "lower":
+            low_ok = self.speller.check(low)
+            if low_ok:
+                return (low,), NOT_A_WORD
         accepted: list[str] = []
-        if self.speller.check(low):
-            accepted.append(low)
         if self.speller.check(title):
             reason = self._title_reason(title, k)
             if reason is None:
+                if typed == "title":
+                    return (title,), NOT_A_WORD
                 accepted.append(title)
-            elif not accepted or typed_title:
-                return (), reason
+            else:
+                if typed != "title" and low_ok is None:
+                    low_ok = self.speller.check(low)
+                if not low_ok:
+                    return (), reason
+        if low_ok is None:
+            low_ok = self.speller.check(low)
+        if low_ok:
+            accepted.insert(0, low)
         if accepted:
             return tuple(accepted), NOT_A_WORD
         if k in self.lists.names or title in self.data.names:
@@ -251,7 +264,7 @@ class GermanChecker(LanguageChecker):
         if any(s in self.data.name_like for s in stems):
             return PROPER_NOUN
         # "English or French know it only capitalised" (WORDS-FACTS): Goethe, Nietzsche.
-        for other in self._foreign():
+        for other in self._foreign:
             if other.check(title) and not other.check(k):
                 return PROPER_NOUN
         return None

@@ -66,6 +66,7 @@ class WordService:
         self._common: CommonLists | None = None
         self._countries: frozenset[str] | None = None
         self._languages: dict[str, _Language] = {}
+        self._spellers: dict[str, Speller] = {}
         self._cached_lemmas = lru_cache(maxsize=_CACHE_SIZE)(self._lemmas)
 
     # -- loading ---------------------------------------------------------------------------------
@@ -96,19 +97,24 @@ class WordService:
     def _checker(self, lang: str) -> LanguageChecker:
         return self._get(lang).checker
 
+    def _speller(self, lang: str) -> Speller:
+        with self._lock:
+            speller = self._spellers.get(lang)
+            if speller is None:
+                speller = self._spellers[lang] = Speller(SPELLERS[lang])
+            return speller
+
     def _load(self, lang: str) -> _Language:
         common = self._common_lists()
         assert self._countries is not None
         lists = LanguageLists.load(self.root, lang, common, self._countries)
-        speller = Speller(SPELLERS[lang])
+        speller = self._speller(lang)
         irregular = read_irregular(self.root / lang / "lemmas.txt")
         checker: LanguageChecker
         lemmatizer: Lemmatizer
         if lang == "de":
             data = GermanData(self.root / "de", SPELLERS["de"][0])
-            checker = GermanChecker(
-                lists, speller, data, lambda: [self._checker(o).speller for o in ("en", "fr")]
-            )
+            checker = GermanChecker(lists, speller, data, [self._speller(o) for o in ("en", "fr")])
             lemmatizer = GermanLemmatizer(irregular, data.noun_lemmas, lists.verbs.keys)
         elif lang == "fr":
             checker = CaseChecker(lists, speller)
