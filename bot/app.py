@@ -18,7 +18,7 @@ from bot.engine.game import Event
 from bot.engine.sessions import SessionManager
 from bot.games import GAME_PACKAGES, make_game
 from bot.store import SessionRecord, Store
-from bot.ui.components import TableItem
+from bot.ui.components import TableItem, dispatch_modal_submit
 from bot.ui.replies import NO_MENTIONS, reply_error, unwrap
 from bot.ui.vote import VoteService
 
@@ -76,6 +76,7 @@ class TopBot(commands.Bot):
         self.sessions.listeners.append(self._on_session_events)
         self.votes = VoteService(self)
         self.add_dynamic_items(TableItem)
+        self.add_listener(dispatch_modal_submit, "on_interaction")
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         # Restore after the cogs are loaded, so that a timer already due finds its cog to update the table.

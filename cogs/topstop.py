@@ -19,7 +19,7 @@ from bot.store import SessionRecord
 from bot.ui import components
 from bot.ui.embeds import relative_time
 from bot.ui.gamecog import GameCog
-from bot.ui.replies import NO_MENTIONS, reply_error, reply_private
+from bot.ui.replies import NO_MENTIONS, reply_private
 
 if TYPE_CHECKING:
     from bot.app import TopBot
@@ -61,6 +61,7 @@ class TopStop(GameCog, name="Top Stop"):
             ("vote", self._on_vote),
         ):
             components.register_component(GAME, action, handler)
+        components.register_modal(GAME, "words", self._on_words)
 
     group = app_commands.Group(name="topstop", description="Top Stop: the word race", guild_only=True)
 
@@ -182,19 +183,20 @@ class TopStop(GameCog, name="Top Stop"):
         if current.get("stopped_by") == player:
             raise BadAction("You called STOP: your list is final.")
         await interaction.response.send_modal(
-            WordsModal(
-                self, session_id, current["letter"], view["options"]["words"], current.get("your_words", [])
+            words_modal(
+                session_id, current["letter"], view["options"]["words"], current.get("your_words", [])
             )
         )
 
-    async def submit_words(
-        self, interaction: discord.Interaction[Any], session_id: int, words: list[str]
+    async def _on_words(
+        self, interaction: discord.Interaction[Any], session_id: int, _arg: str | None, values: dict[str, str]
     ) -> None:
+        words = [values.get(f"word{index}", "") for index in range(1, 6)]
         result = await self._act_and_show(interaction, session_id, {"do": "submit", "words": words})
         if result is None:
             return
         mine = next(
-            (e["words"] for e in result.events if e.get("private_to") == str(interaction.user.id)), words
+            (e["words"] for e in result.events if e.get("private_to") == str(interaction.user.id)), []
         )
         text = ", ".join(mine) if mine else "no words"
         await interaction.followup.send(
@@ -496,32 +498,20 @@ def _needs_new_message(events: list[Event]) -> bool:
     return any(event.get("type") in NEW_MESSAGE_EVENTS for event in events)
 
 
-class WordsModal(discord.ui.Modal):
-    """Five inputs for the round's words, prefilled with what the player saved before."""
-
-    def __init__(self, cog: TopStop, session_id: int, letter: str, count: int, saved: list[str]) -> None:
-        super().__init__(
-            title=f"Your words on {letter}"[:45], custom_id=components.custom_id(GAME, session_id, "words")
+def words_modal(session_id: int, letter: str, count: int, saved: list[str]) -> discord.ui.Modal:
+    """Up to five inputs for the round's words, prefilled with what the player saved before."""
+    inputs: list[discord.ui.TextInput[Any]] = [
+        discord.ui.TextInput(
+            label=f"Word {index + 1}",
+            custom_id=f"word{index + 1}",
+            placeholder=f"a word starting with {letter}",
+            default=saved[index] if index < len(saved) else None,
+            required=False,
+            max_length=40,
         )
-        self.cog = cog
-        self.session_id = session_id
-        self.inputs: list[discord.ui.TextInput[WordsModal]] = []
-        for index in range(min(count, 5)):
-            field: discord.ui.TextInput[WordsModal] = discord.ui.TextInput(
-                label=f"Word {index + 1}",
-                placeholder=f"a word starting with {letter}",
-                default=saved[index] if index < len(saved) else None,
-                required=False,
-                max_length=40,
-            )
-            self.inputs.append(field)
-            self.add_item(field)
-
-    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        await self.cog.submit_words(interaction, self.session_id, [field.value for field in self.inputs])
-
-    async def on_error(self, interaction: discord.Interaction[Any], error: Exception, /) -> None:  # type: ignore[override]
-        await reply_error(interaction, error)
+        for index in range(min(count, 5))
+    ]
+    return components.modal(GAME, session_id, "words", f"Your words on {letter}", inputs)
 
 
 async def setup(bot: TopBot) -> None:

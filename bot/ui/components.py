@@ -22,7 +22,9 @@ CUSTOM_ID = re.compile(
 )
 
 Handler = Callable[[discord.Interaction[Any], int, str | None], Awaitable[None]]
+ModalHandler = Callable[[discord.Interaction[Any], int, str | None, dict[str, str]], Awaitable[None]]
 _handlers: dict[tuple[str, str], Handler] = {}
+_modal_handlers: dict[tuple[str, str], ModalHandler] = {}
 
 
 def custom_id(game: str, session_id: int, action: str, arg: str | None = None) -> str:
@@ -47,9 +49,63 @@ def register_component(game: str, action: str, handler: Handler) -> None:
     _handlers[(game, action)] = handler
 
 
+def register_modal(game: str, action: str, handler: ModalHandler) -> None:
+    """Handle the submission of modals whose custom_id is `<game>:<session>:<action>[:<arg>]`."""
+    _modal_handlers[(game, action)] = handler
+
+
 def unregister_game(game: str) -> None:
-    for key in [key for key in _handlers if key[0] == game]:
-        del _handlers[key]
+    for registry in (_handlers, _modal_handlers):
+        for key in [key for key in registry if key[0] == game]:
+            del registry[key]
+
+
+def modal(
+    game: str,
+    session_id: int,
+    action: str,
+    title: str,
+    inputs: list[discord.ui.TextInput[Any]],
+    arg: str | None = None,
+) -> discord.ui.Modal:
+    """A modal whose submission is routed by its custom_id, not by an object in memory.
+
+    discord.py keys open modals by custom_id alone, so two players' forms would collide and a restart
+    would lose them; `dispatch_modal_submit` reads the submitted values straight from the interaction.
+    """
+    form = discord.ui.Modal(title=title[:45], custom_id=custom_id(game, session_id, action, arg))
+    for text_input in inputs:
+        form.add_item(text_input)
+    return form
+
+
+def submitted_values(data: Any) -> dict[str, str]:
+    """The text inputs' values by custom_id, from an action row or label layout."""
+    values: dict[str, str] = {}
+    stack = list(data.get("components", []))
+    while stack:
+        component = stack.pop(0)
+        if "value" in component and "custom_id" in component:
+            values[component["custom_id"]] = component["value"]
+        stack.extend(component.get("components", []))
+        if "component" in component:
+            stack.append(component["component"])
+    return values
+
+
+async def dispatch_modal_submit(interaction: discord.Interaction[Any]) -> None:
+    """The bot's on_interaction listener for modal submissions of ours."""
+    if interaction.type is not discord.InteractionType.modal_submit:
+        return
+    data: Any = interaction.data or {}
+    match = CUSTOM_ID.fullmatch(str(data.get("custom_id", "")))
+    handler = _modal_handlers.get((match["game"], match["action"])) if match else None
+    if match is None or handler is None:
+        return
+    try:
+        await handler(interaction, int(match["session"]), match["arg"], submitted_values(data))
+    except Exception as error:
+        await reply_error(interaction, error)
 
 
 class TableItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=CUSTOM_ID):

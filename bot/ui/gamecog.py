@@ -110,7 +110,9 @@ class GameCog(commands.Cog):
         )
 
     async def _join(self, interaction: discord.Interaction[Any], session_id: int, _arg: str | None) -> None:
-        record = await self.bot.sessions.join(session_id, str(interaction.user.id), interaction.user.display_name)
+        record = await self.bot.sessions.join(
+            session_id, str(interaction.user.id), interaction.user.display_name
+        )
         await interaction.response.edit_message(embed=self.lobby_embed(record), view=self.lobby_view(record))
 
     async def _leave(self, interaction: discord.Interaction[Any], session_id: int, _arg: str | None) -> None:
