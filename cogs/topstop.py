@@ -193,9 +193,7 @@ class TopStop(GameCog, name="Top Stop"):
     ) -> None:
         words = [values.get(f"word{index}", "") for index in range(1, 6)]
         result = await self._act_and_show(interaction, session_id, {"do": "submit", "words": words})
-        if result is None:
-            return
-        mine = next(
+        mine: list[str] = next(
             (e["words"] for e in result.events if e.get("private_to") == str(interaction.user.id)), []
         )
         text = ", ".join(mine) if mine else "no words"
@@ -267,7 +265,7 @@ class TopStop(GameCog, name="Top Stop"):
 
     async def _act_and_show(
         self, interaction: discord.Interaction[Any], session_id: int, action: dict[str, Any]
-    ) -> ActResult | None:
+    ) -> ActResult:
         result = await self.bot.sessions.act(
             session_id, str(interaction.user.id), action, interaction_id=str(interaction.id)
         )
