@@ -20,6 +20,7 @@ from .fake_discord import FakeDiscord, InteractionRecord
 from .objects import EPHEMERAL, LOADING, Clock, FakeUser
 
 DEFAULT_TIMEOUT = 5.0
+ADMINISTRATOR = 1 << 3
 _SUBCOMMAND, _GROUP = 1, 2
 _STRING, _INTEGER, _BOOLEAN, _USER, _CHANNEL, _ROLE, _MENTIONABLE, _NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
 _CALLBACK_NAMES = {
@@ -244,7 +245,7 @@ class Player:
         **kwargs: Any,
     ) -> Reply:
         """Runs "/group sub …" with options (keyword arguments, or `options` for odd names)."""
-        data = self.table.build_command(command, {**(options or {}), **kwargs})
+        data = self.table.build_command(command, {**(options or {}), **kwargs}, user=self.user)
         channel_id = self.table.channel_id_of(channel)
         record = await self._fake.send_interaction(self.user, 2, data, channel_id=channel_id)
         return await self._answered(record, f"{self.name} running /{command}", wait, within)
@@ -481,13 +482,19 @@ class Table:
     def command_names(self) -> list[str]:
         return [c["name"] for c in self.fake.all_commands() if c["type"] == 1]
 
-    def build_command(self, path: str, values: dict[str, Any]) -> dict[str, Any]:
+    def build_command(
+        self, path: str, values: dict[str, Any], *, user: FakeUser | None = None
+    ) -> dict[str, Any]:
         """The `data` of a CHAT_INPUT interaction for "/name [group] [sub]" from the synced commands."""
         words = path.lstrip("/").split()
         commands = [c for c in self.fake.all_commands() if c["type"] == 1 and c["name"] == words[0]]
         if not commands:
             raise AssertionError(f"the bot has not synced /{words[0]}; synced: {self.command_names()}")
         command = commands[0]
+        needed = int(command.get("default_member_permissions") or 0)
+        if user is not None and needed & ~user.permissions and not user.permissions & ADMINISTRATOR:
+            # The client does not even show such a command to this member.
+            raise AssertionError(f"{user.name} cannot use /{words[0]}: it needs permissions {needed:#x}")
         definitions = command.get("options") or []
         chain: list[dict[str, Any]] = []
         for word in words[1:]:

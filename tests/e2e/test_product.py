@@ -67,6 +67,15 @@ async def test_help_and_rules(product_bot: discord.Client, table: Table):
         assert reply.message is not None and reply.text, f"/rules {game} gave nothing"
 
 
+async def test_server_settings_are_for_members_who_manage_the_server(
+    product_bot: discord.Client, table: Table
+):
+    with pytest.raises(AssertionError, match="alice cannot use /settings"):
+        await table.user("alice").slash("settings language", language="fr")  # the client hides it from her
+    reply = await table.user("dev").slash("settings language", language="fr")
+    assert reply.ephemeral and "Fran" in reply.text
+
+
 async def test_a_lobby_is_joined_by_three_and_started(product_bot: discord.Client, table: Table):
     alice, bob, carol = table.user("alice"), table.user("bob"), table.user("carol")
     opened = await alice.slash("topstop new", language="en")
