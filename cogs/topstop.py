@@ -306,13 +306,16 @@ class TopStop(GameCog, name="Top Stop"):
         await self.bot.sessions.set_message(record.id, message.id)
 
     async def _close_old_message(self, record: SessionRecord, channel: discord.PartialMessageable) -> None:
-        """The previous stage's message keeps its final words and points, without buttons."""
+        """The previous stage's message loses its buttons; a reveal keeps its final words and points."""
         assert record.message_id is not None
         view = await self.bot.sessions.view(record.id, None)
         history = view["history"]
-        embed = self.reveal_embed(record, history[-1], view) if history else None
+        old = channel.get_partial_message(record.message_id)
         try:
-            await channel.get_partial_message(record.message_id).edit(embed=embed, view=None)
+            if history:
+                await old.edit(embed=self.reveal_embed(record, history[-1], view), view=None)
+            else:  # the first spin: nothing was revealed yet, its text stays as it was
+                await old.edit(view=None)
         except discord.HTTPException:
             log.warning("could not close the old table message of session %d", record.id)
 

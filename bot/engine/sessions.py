@@ -14,6 +14,7 @@ from typing import Any
 from bot.engine.errors import (
     BadAction,
     ChannelBusy,
+    GameError,
     GameOver,
     NoSuchSession,
     NotAPlayer,
@@ -250,7 +251,12 @@ class SessionManager:
         action = {key: value for key, value in action.items() if key != "player"}
         if player is not None:
             action["player"] = player
-        complete, applied = step(game, loaded.state, record.seed, record.version, action)
+        try:
+            complete, applied = step(game, loaded.state, record.seed, record.version, action)
+        except GameError as error:
+            # The rules speak of players by id; the people reading the message know them by name.
+            error.message = _with_names(error.message, record)
+            raise
         outcome = game.outcome(applied.state)
         now = self.clock()
         record.snapshot = game.dump(applied.state)
@@ -414,6 +420,14 @@ class SessionManager:
                 await listener(result.session, result.events)
             except Exception:
                 log.exception("event listener failed for session %d", result.session.id)
+
+
+def _with_names(message: str, record: SessionRecord) -> str:
+    for player in sorted(record.players, key=len, reverse=True):
+        name = record.names.get(player)
+        if name and name != player:
+            message = message.replace(player, name)
+    return message
 
 
 def _result_rows(outcome: Outcome) -> list[ResultRow]:

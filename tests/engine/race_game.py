@@ -58,7 +58,7 @@ class RaceGame:
         if action["do"] == "skip":
             return Applied(replace(state, turn=state.turn + 1), [{"type": "skipped", "player": current}])
         if action.get("player") != current:
-            raise NotYourTurn("not your turn")
+            raise NotYourTurn(f"it is {current}'s turn")
         roll = int(action["roll"])
         scores = {**state.scores, current: state.scores[current] + roll}
         record = {"player": current, "roll": roll}

@@ -265,3 +265,13 @@ async def test_replay_of_the_log_gives_the_same_state(env):
         _, applied = step(game, state, record.seed, entry.version, entry.action)
         state = applied.state
     assert game.dump(state) == record.snapshot
+
+
+async def test_refusals_name_players_by_their_display_names(env):
+    manager, *_ = env
+    record = await manager.open_lobby(1, 10, "race", "1001", {}, host_name="Ann")
+    await manager.join(record.id, "1002", "Bob")
+    await manager.start_game(record.id, "1001")
+    with pytest.raises(NotYourTurn) as refused:
+        await manager.act(record.id, "1002", {"do": "roll", "roll": 2})
+    assert refused.value.message == "it is Ann's turn"
