@@ -164,6 +164,11 @@ _NOUN_ENDINGS = (
 )  # fmt: skip
 
 
+# Shortest head and tail of a compound noun that the tail test accepts (Haus|tür, not Ha|user).
+_MIN_COMPOUND_HEAD = 3
+_MIN_COMPOUND_TAIL = 4
+
+
 class GermanData:
     """German noun data derived from german-nouns (Wiktionary) and the hunspell entries' flags."""
 
@@ -263,6 +268,10 @@ class GermanChecker(LanguageChecker):
         stems = [title, title[:-1]] if title.endswith("s") else [title]
         if any(s in self.data.name_like for s in stems):
             return PROPER_NOUN
+        # A compound ending in a known noun (Haustürschlüssel) is a common noun.
+        for i in range(_MIN_COMPOUND_HEAD, len(title) - _MIN_COMPOUND_TAIL + 1):
+            if capitalised(title[i:]) in self.data.noun_lemmas:
+                return None
         # "English or French know it only capitalised" (WORDS-FACTS): Goethe, Nietzsche.
         for other in self._foreign:
             if other.check(title) and not other.check(k):
