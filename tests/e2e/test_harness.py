@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import discord
 import pytest
+from discord.webhook.async_ import async_context
 
 from .driver import Table
 from .fake_discord import FakeDiscord
@@ -207,3 +209,50 @@ async def test_an_unanswered_interaction_fails_with_what_was_awaited(minimal_bot
         await table.user("alice").slash("slow", within=0.3)
     minimal_bot.slow_gate.set()
     await table.fake.wait_until(lambda: table.channel_messages(), within=5, what="the late answer")
+
+
+async def test_global_sync_and_command_listing(minimal_bot: MinimalBot, fake_discord: FakeDiscord):
+    synced = await minimal_bot.tree.sync()  # global: PUT /applications/{id}/commands
+    assert {c.name for c in synced} >= {"ping", "game"} and fake_discord.global_commands
+    listed = await minimal_bot.tree.fetch_commands(guild=discord.Object(fake_discord.guild_id))
+    assert {c.name for c in listed} == {c["name"] for c in fake_discord.guild_commands[fake_discord.guild_id]}
+    again = await minimal_bot.tree.fetch_commands()
+    assert [c.id for c in again] == [c.id for c in synced]
+
+
+async def test_follow_ups_and_the_original_can_be_read_edited_and_deleted(
+    minimal_bot: MinimalBot, table: Table, fake_discord: FakeDiscord
+):
+    reply = await table.user("alice").slash("ping")
+    token = reply.record.token
+    webhook = discord.Webhook.from_state(
+        data={"id": fake_discord.application_id, "type": 3, "token": token}, state=minimal_bot._connection
+    )
+    follow_up = await webhook.send("a follow-up", wait=True)
+    edited = await follow_up.edit(content="an edited follow-up")
+    assert edited.content == table.last_message.content == "an edited follow-up"
+    await follow_up.delete()
+    assert table.last_message.content == "pong"
+
+    adapter, session = async_context.get(), minimal_bot.http._HTTPClient__session  # type: ignore[attr-defined]
+    original = await adapter.get_original_interaction_response(
+        fake_discord.application_id, token, session=session
+    )
+    assert original["content"] == "pong"
+    await adapter.delete_original_interaction_response(fake_discord.application_id, token, session=session)
+    assert reply.message is not None and reply.message.deleted and table.channel_messages() == []
+
+
+async def test_rest_reads_of_channels_messages_users_and_members(
+    minimal_bot: MinimalBot, table: Table, fake_discord: FakeDiscord
+):
+    await table.user("alice").slash("ping")
+    await table.user("bob").say("hello")
+    channel = await minimal_bot.fetch_channel(table.channel_id)
+    assert isinstance(channel, discord.TextChannel) and channel.name == "general"
+    history = [m.content async for m in channel.history(limit=10)]
+    assert history == ["hello", "pong"]
+    bob = table.user("bob")
+    assert (await minimal_bot.fetch_user(bob.id)).name == "bob"
+    guild = minimal_bot.get_guild(fake_discord.guild_id)
+    assert guild is not None and (await guild.fetch_member(bob.id)).id == bob.id
