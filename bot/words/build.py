@@ -31,6 +31,7 @@ NOT_COUNTRIES = frozenset(
         "CC",
         "CK",
         "CP",
+        "CQ",
         "CW",
         "CX",
         "DG",
