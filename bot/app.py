@@ -24,7 +24,7 @@ from bot.ui.vote import VoteService
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.general", "cogs.topstop")
+EXTENSIONS = ("cogs.general", "cogs.topstop", "cogs.topwords")
 
 # What the bot needs in a channel: read it, post and edit its messages, embeds, pictures, threads.
 PERMISSIONS = discord.Permissions(

@@ -1,0 +1,353 @@
+"""The TopWords cog without Discord: input checks, texts in both languages, the table embed and buttons,
+and the rule that no rack letter ever reaches the table message."""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from bot.engine.errors import GameError, WrongPhase
+from bot.games.topwords import RuleBroken, TopWords
+from bot.store import SessionRecord
+from bot.ui.components import CUSTOM_ID
+from cogs.topwords import table
+from cogs.topwords.cog import _refused_move
+from cogs.topwords.texts import (
+    ENGINE_DE,
+    TEXTS,
+    Refusal,
+    error_text,
+    lang_of,
+    swap_letter,
+    word_letters,
+)
+
+SIEB = [[4, 2, "S"], [4, 3, "I"], [4, 4, "E"], [4, 5, "B"]]
+BAUM = [[5, 5, "A"], [6, 5, "U"], [7, 5, "M"]]
+# Bob's rack holds seven tiles the game has only once and that no move here places: if any of them shows
+# up in a table message, a rack leaked.
+SECRET = "XYZQJÄÖ"
+SETUP = {"first_player": "ann", "racks": {"ann": "SIEBRTS", "bob": SECRET}, "bag": "AUMLNAGFERNE"}
+# The rulebook's racks: Ann lays SIEB, Bob BAUM down from its B.
+BAUM_SETUP = {"first_player": "ann", "racks": {"ann": "SIEBRTS", "bob": "AUMLNAG"}, "bag": "FERNELOEHDK"}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    word: str
+    valid: bool
+    reason: str | None
+
+
+class Words:
+    """Every word is allowed except those listed as bad, with their reason."""
+
+    def __init__(self, bad: dict[str, str] | None = None) -> None:
+        self.bad = bad or {}
+
+    def check_tiles(self, tiles: str, lang: str = "de") -> Verdict:
+        return Verdict(tiles, tiles not in self.bad, self.bad.get(tiles))
+
+    def lemma_key(self, word: str, lang: str) -> str:
+        return word.lower()
+
+
+class Game:
+    """A TopWords game driven through the rules, with the events of every action kept."""
+
+    def __init__(
+        self, mode: str = "strict", setup: dict[str, Any] | None = None, bad: dict[str, str] | None = None
+    ):
+        self.rules = TopWords(Words(bad))
+        self.state = self.rules.new_game({"mode": mode}, ["ann", "bob"], setup or SETUP, random.Random(1))
+        self.events: list[dict[str, Any]] = [{"type": "started", "players": ["ann", "bob"]}]
+        self.record = SessionRecord(
+            id=7, guild_id=1, channel_id=2, game="topwords", status="active", host_id="ann",
+            players=["ann", "bob"], options={"mode": mode}, seed=1, names={"ann": "Ann", "bob": "Bob_*"},
+        )  # fmt: skip
+
+    def act(self, player: str | None, **action: Any) -> list[dict[str, Any]]:
+        if player is not None:
+            action["player"] = player
+        action = self.rules.resolve_chance(self.state, action, random.Random(0))
+        applied = self.rules.apply(self.state, action)
+        self.state, self.events = applied.state, applied.events
+        return applied.events
+
+    def view(self, player: str | None = None) -> dict[str, Any]:
+        return self.rules.view_for(self.state, player)
+
+    def embed(self, lang: str = "en", closes: float | None = None) -> dict[str, Any]:
+        return table.table_embed(self.record, self.view(), self.events, lang, closes=closes).to_dict()
+
+    def items(self, lang: str = "en") -> list[Any]:
+        restorable = self.state.taken_back is not None
+        return table.table_items(self.record.id, self.view(), lang, restorable=restorable)
+
+    def labels(self, lang: str = "en") -> list[str]:
+        return [item.item.label for item in self.items(lang)]
+
+
+def embed_text(embed: dict[str, Any]) -> str:
+    parts = [embed.get("title", ""), embed.get("description", ""), embed.get("footer", {}).get("text", "")]
+    for item in embed.get("fields", []):
+        parts += [item["name"], item["value"]]
+    return "\n".join(parts)
+
+
+def embed_size(embed: dict[str, Any]) -> int:
+    """Discord's 6000-character count: title, description, field names and values, footer."""
+    fields = sum(len(f["name"]) + len(f["value"]) for f in embed.get("fields", []))
+    footer = len(embed.get("footer", {}).get("text", ""))
+    return len(embed.get("title", "")) + len(embed.get("description", "")) + fields + footer
+
+
+# -- languages ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("locale", "lang"), [("de", "de"), ("de-AT", "de"), ("en-US", "en"), ("fr", "en"), (None, "en")]
+)
+def test_german_for_a_german_locale_english_otherwise(locale, lang):
+    assert lang_of(locale) == lang
+
+
+def test_every_text_has_both_languages_with_the_same_placeholders():
+    fields = re.compile(r"\{(\w+)\}")
+    for key, (en, de) in TEXTS.items():
+        assert en and de, key
+        assert sorted(fields.findall(en)) == sorted(fields.findall(de)), key
+
+
+def test_refusals_speak_the_readers_language():
+    refusal = Refusal("not_your_turn", name="Bob")
+    assert error_text(refusal, "en") == "It is not your turn: Bob is to move."
+    assert error_text(refusal, "de") == "Du bist nicht am Zug: Bob ist dran."
+    broken = RuleBroken("same_letter", letter="E", square="E5")
+    assert "Niemals" in error_text(broken, "de") and "Never" in error_text(broken, "en")
+
+
+def test_the_rules_phase_refusals_have_german_and_unknown_ones_fall_back_to_english():
+    game = Game()
+    game.act("ann", do="propose_end")
+    with pytest.raises(WrongPhase) as refused:
+        game.act("bob", do="place", tiles=SIEB)
+    assert refused.value.message in ENGINE_DE
+    assert error_text(refused.value, "de") == "Eine Abstimmung läuft: warte ihr Ergebnis ab."
+    assert error_text(GameError("Something new."), "de") == "Something new."
+
+
+# -- input ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("typed", "tiles"), [("baum", "BAUM"), (" Straße ", "STRASSE"), ("Bäume", "BÄUME")])
+def test_a_word_is_letters_only_and_ss_stands_for_sharp_s(typed, tiles):
+    assert word_letters(typed) == tiles
+
+
+@pytest.mark.parametrize("typed", ["BAUM1", "ab-c", "it's", "two words", "   ", "<@123>"])
+def test_a_word_with_anything_but_letters_is_refused_in_both_languages(typed):
+    with pytest.raises(Refusal) as refused:
+        word_letters(typed)
+    assert refused.value.code == "bad_word"
+    assert "letters only" in refused.value.message and "nur mit Buchstaben" in refused.value.message_de
+
+
+def test_a_word_longer_than_the_board_is_refused():
+    with pytest.raises(Refusal, match="FUSSBALLFELD has 12 letters") as refused:
+        word_letters("Fußballfeld")
+    assert refused.value.message_de.startswith("FUSSBALLFELD hat 12 Buchstaben")
+
+
+def test_the_swap_is_one_tile_letter():
+    assert swap_letter("e") == "E" and swap_letter("ü") == "Ü"
+    for typed in ("ß", "ab", "1", ""):
+        with pytest.raises(Refusal):
+            swap_letter(typed)
+
+
+def test_a_refused_moves_button_carries_the_move_and_routes():
+    item = table.allow_item(7, "en", "STRASSE", "E10", "across")
+    custom_id = item.item.custom_id
+    assert len(custom_id) <= 100 and CUSTOM_ID.fullmatch(custom_id)["arg"] == "STRASSE.E10.across"
+    assert _refused_move("STRASSE.E10.across") == ("STRASSE", "E10", "across")
+    with pytest.raises(GameError):
+        _refused_move(None)
+
+
+# -- the table ------------------------------------------------------------------------------------------
+
+
+def test_the_first_table_shows_the_start_and_who_moves():
+    game = Game(setup={k: v for k, v in SETUP.items() if k != "first_player"})
+    shown = game.embed()
+    assert shown["title"].startswith("TopWords — ") and "to move" in shown["title"]
+    assert "Start draw:" in shown["description"] and "closest to A" in shown["description"]
+    assert shown["image"]["url"] == "attachment://board.png"
+    assert game.labels() == ["My rack"]
+
+
+def test_a_move_shows_words_points_scores_and_the_bag():
+    game = Game()
+    game.act("ann", do="place", tiles=SIEB)
+    shown = game.embed()
+    assert shown["title"] == "TopWords — Bob_* to move"
+    [last, scores] = shown["fields"]
+    assert last["name"] == "Last move"
+    assert last["value"] == "**Ann**: **SIEB** (4) → **8** points (doubled)"
+    assert scores["value"].splitlines() == ["**8** Ann · 7 tiles", "**0** Bob\\_\\* · 7 tiles"]
+    assert shown["footer"]["text"] == f"Bag: {len(game.state.bag)} tiles · strict mode · game #7"
+    german = game.embed("de")
+    assert german["title"] == "TopWords — Bob_* ist am Zug"
+    assert german["fields"][0]["value"] == "**Ann**: **SIEB** (4) → **8** Punkte (verdoppelt)"
+    assert "strenger Modus" in german["footer"]["text"]
+
+
+def test_the_mover_sees_points_and_new_rack_privately():
+    game = Game()
+    events = game.act("ann", do="place", tiles=SIEB)
+    moved = next(e for e in events if e["type"] == "moved")
+    assert table.move_text("en", moved) == "**SIEB** (4) → **8** points (doubled)"
+    assert table.rack_text("en", game.view("ann")).startswith(
+        "🔤 Your rack (only you see this): **R T S A U M L**"
+    )
+    assert "Dein Stellbrett" in table.rack_text("de", game.view("ann"))
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_no_rack_letter_ever_reaches_the_table(lang):
+    """Hidden information: the table is built from the spectator's view; rack events are never shown."""
+    # On Bob's rack all game long (a swapped X goes back into the bag); Z is left out, German has "Zug".
+    hidden = set(SECRET) - {"Z"}
+    game = Game(mode="challenge")
+    steps = [
+        ("ann", {"do": "place", "tiles": SIEB}),
+        ("bob", {"do": "challenge"}),
+        ("bob", {"do": "pass", "swap": "X"}),
+        ("ann", {"do": "propose_end"}),
+        ("bob", {"do": "vote", "accept": False}),
+        ("ann", {"do": "pass"}),
+    ]
+    rack_events = 0
+    for player, action in steps:
+        events = game.act(player, **action)
+        rack_events += sum(1 for e in events if e["type"] == "rack")
+        shown = embed_text(game.embed(lang))
+        buttons = " ".join(f"{i.item.label} {i.item.custom_id}" for i in game.items(lang))
+        assert not hidden & set(shown + buttons), (action, shown)
+        assert "rack" not in game.view()
+    assert rack_events == 2 and game.state.phase == "over"
+    # The check means something: the same letters are in Bob's private rack text.
+    assert hidden - {"X"} <= set(table.rack_text(lang, game.view("bob")))
+
+
+def test_a_swap_is_announced_without_the_tile():
+    game = Game()
+    game.act("ann", do="place", tiles=SIEB)
+    events = game.act("bob", do="pass", swap="Q")
+    assert [e for e in events if e["type"] == "rack"][0]["returned"] == "Q"
+    shown = game.embed()
+    assert "**Bob\\_\\*** passed and swapped a tile." in shown["description"]
+    assert "Q" not in embed_text(shown)
+
+
+def test_challenge_and_dispute_buttons_follow_the_rules():
+    game = Game(mode="challenge", bad={"SIEB": "not_a_word"})
+    assert game.labels() == ["My rack"]
+    game.act("ann", do="place", tiles=SIEB)
+    assert game.labels() == ["My rack", "Challenge", "Dispute"]
+    game.act("bob", do="challenge")
+    shown = game.embed()
+    assert (
+        "challenged the move of **Ann**: **SIEB** (not in the dictionary) not allowed" in shown["description"]
+    )
+    assert "The move of **Ann** is taken back (8 points); **Ann** plays again." in shown["description"]
+    # Ann may still ask the table to restore the move taken back.
+    assert game.labels() == ["My rack", "Dispute"]
+    assert game.labels("de") == ["Mein Stellbrett", "Einspruch"]
+
+
+def test_a_failed_challenge_leaves_no_challenge_button():
+    game = Game(mode="challenge")
+    game.act("ann", do="place", tiles=SIEB)
+    game.act("bob", do="challenge")
+    assert "every word is allowed, the move stands" in game.embed()["description"]
+    assert game.labels() == ["My rack", "Dispute"]
+
+
+def test_strict_mode_has_no_challenge_button():
+    game = Game()
+    game.act("ann", do="place", tiles=SIEB)
+    assert game.labels() == ["My rack", "Dispute"]
+
+
+def test_a_dispute_vote_shows_the_question_and_vote_buttons():
+    game = Game(setup=BAUM_SETUP)
+    game.act("ann", do="place", tiles=SIEB)
+    game.act("bob", do="place", tiles=BAUM)
+    assert table.disputable_words(game.view(), "ann") == ["BAUM"]
+    assert table.disputable_words(game.view(), "bob") == []
+    game.act("ann", do="dispute", word="BAUM")
+    shown = game.embed(closes=2_000_000_000.0)
+    assert shown["title"] == "TopWords — vote"
+    vote = next(f for f in shown["fields"] if f["name"] == "🗳️ Vote")
+    assert "**Ann** disputes **BAUM** by **Bob\\_\\***. Allowed?" in vote["value"]
+    assert "0 of 1 voted · closes <t:2000000000:R>" in vote["value"]
+    assert game.labels() == ["My rack", "Allowed", "Not allowed"]
+    game.act("bob", do="vote", accept=False)
+    assert "The table refused **BAUM** (0:1)." in game.embed()["description"]
+
+
+def test_the_end_vote_asks_everyone_else():
+    game = Game()
+    game.act("ann", do="propose_end")
+    assert game.labels() == ["My rack", "End the game", "Play on"]
+    assert game.labels("de") == ["Mein Stellbrett", "Spiel beenden", "Weiterspielen"]
+    assert "Everyone else must agree" in game.embed()["fields"][0]["value"]
+
+
+def test_the_end_shows_final_scores_with_rack_penalties_and_the_winner():
+    game = Game()
+    game.act("ann", do="place", tiles=SIEB)
+    game.act("bob", do="propose_end")
+    game.act("ann", do="vote", accept=True)
+    shown = game.embed()
+    assert shown["title"] == "TopWords — game over"
+    assert "The players agreed that no new word can be formed." in shown["description"]
+    assert "🏆 **Ann** wins!" in shown["description"]
+    final = next(f for f in shown["fields"] if f["name"] == "Final scores")
+    assert final["value"].splitlines() == [
+        "**-27** Ann (−35: 7 tiles left)",
+        "**-35** Bob\\_\\* (−35: 7 tiles left)",
+    ]
+    assert game.items() == []
+    german = game.embed("de")
+    assert (
+        "🏆 **Ann** gewinnt!" in german["description"] and "Buchstaben übrig" in german["fields"][-1]["value"]
+    )
+
+
+def test_the_table_fits_discords_embed_limits_with_four_long_names():
+    rules = TopWords(Words())
+    players = ["p1", "p2", "p3", "p4"]
+    state = rules.new_game({}, players, {}, random.Random(3))
+    record = SessionRecord(
+        id=1, guild_id=1, channel_id=1, game="topwords", status="active", host_id="p1", players=players,
+        options={}, seed=3, names={p: "Ü" * 32 for p in players},
+    )  # fmt: skip
+    events = [{"type": "started"}]
+    for lang in ("en", "de"):
+        shown = table.table_embed(record, rules.view_for(state, None), events, lang, closes=None).to_dict()
+        assert len(shown["title"]) <= 256 and embed_size(shown) <= 6000
+        assert all(len(f["value"]) <= 1024 for f in shown["fields"])
+
+
+def test_new_messages_start_with_a_move_a_pass_a_take_back_a_vote_or_the_end():
+    assert table.starts_new_message([{"type": "moved"}, {"type": "rack"}])
+    assert table.starts_new_message([{"type": "vote_open"}])
+    assert not table.starts_new_message([{"type": "voted"}])
+    assert not table.starts_new_message([{"type": "challenged", "success": False}])
