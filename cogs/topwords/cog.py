@@ -112,10 +112,10 @@ class TopWordsCog(GameCog, name="TopWords"):
                     raise
                 ask = table.allow_item(record.id, lang, letters, start, direction.value)
                 message = f"⚠️ {error_text(error, lang)}\n{text(lang, 'ask_table')}"
-                await reply_private(interaction, message, view=components.view_of(ask))
+                await answer_privately(interaction, message, view=components.view_of(ask))
                 return
             await self.show(result.session, result.events)
-            await interaction.followup.send(self._after_move(lang, interaction, result), ephemeral=True)
+            await answer_privately(interaction, self._after_move(lang, interaction, result))
 
     @group.command(
         name="pass", description="Pass your turn; you may put one tile back into the bag and draw one"
@@ -138,7 +138,7 @@ class TopWordsCog(GameCog, name="TopWords"):
             else:
                 reply = text(lang, "passed")
             view = await self.bot.sessions.view(record.id, str(interaction.user.id))
-            await interaction.followup.send(f"{reply}\n{table.rack_text(lang, view)}", ephemeral=True)
+            await answer_privately(interaction, f"{reply}\n{table.rack_text(lang, view)}")
 
     @group.command(name="rack", description="Your tiles (only you see them)")
     async def rack(self, interaction: discord.Interaction[Any]) -> None:
@@ -169,7 +169,7 @@ class TopWordsCog(GameCog, name="TopWords"):
             await interaction.response.defer(ephemeral=True, thinking=True)
             result = await self._act(interaction, record.id, {"do": "propose_end"})
             await self.show(result.session, result.events)
-            await interaction.followup.send(text(lang, "end_proposed"), ephemeral=True)
+            await answer_privately(interaction, text(lang, "end_proposed"))
 
     @group.command(
         name="end", description="End the game in this channel without a result (host or Manage Server)"
@@ -391,9 +391,17 @@ async def answering(interaction: discord.Interaction[Any]) -> AsyncIterator[Lang
         yield lang
     except GameError as error:
         try:
-            await reply_private(interaction, f"⚠️ {error_text(error, lang)}")
+            await answer_privately(interaction, f"⚠️ {error_text(error, lang)}")
         except discord.HTTPException:
             log.warning("could not deliver a refusal to interaction %s", interaction.id)
+
+
+async def answer_privately(interaction: discord.Interaction[Any], content: str, **kwargs: Any) -> None:
+    """After a private "thinking…" deferral the answer replaces it; otherwise it is a new private message."""
+    if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
+        await interaction.edit_original_response(content=content, **kwargs)
+    else:
+        await reply_private(interaction, content, **kwargs)
 
 
 def _own_rack_event(events: list[Event], player: str) -> Event | None:

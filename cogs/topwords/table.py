@@ -130,8 +130,8 @@ def news_lines(
         elif kind == "final_challenge":
             when = relative_time(closes) if closes else text(lang, "when_window")
             lines.append(text(lang, "news_final", name=name(event["player"]), when=when))
-        elif kind == "vote_result":
-            lines.append(_vote_result(lang, event))
+        elif kind == "vote_result" and not (event["kind"] == "end" and event["allowed"]):
+            lines.append(_vote_result(lang, event))  # an agreed end is told by game_over
         elif kind == "game_over":
             lines += _end_lines(lang, name, view, event)
     return lines
@@ -151,7 +151,7 @@ def _start_lines(lang: Lang, name: Namer, view: View) -> list[str]:
 
 def _vote_result(lang: Lang, event: Event) -> str:
     if event["kind"] == "end":
-        return text(lang, "news_end_agreed" if event["allowed"] else "news_end_refused")
+        return text(lang, "news_end_refused")
     words = ", ".join(f"**{word}**" for word in event["words"])
     yes, no = event["yes"], event["no"]
     key = "news_tie" if yes == no else "news_allowed" if event["allowed"] else "news_refused"
@@ -164,7 +164,7 @@ def _end_lines(lang: Lang, name: Namer, view: View, event: Event) -> list[str]:
         lines = [text(lang, "end_out", name=name(view["history"][-1]["player"]))]
     else:
         lines = [text(lang, "end_passes" if reason == "passes" else "end_no_words")]
-    winners = [f"{name(player)}" for player in event["winners"]]
+    winners = [f"**{name(player)}**" for player in event["winners"]]
     key = "winner" if len(winners) == 1 else "winners"
     lines.append(text(lang, key, names=text(lang, "and").join(winners)))
     return lines

@@ -124,7 +124,6 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Tie on {words} ({yes}:{no}): the dictionary's verdict stands.",
         "Gleichstand bei {words} ({yes}:{no}): das Urteil des Wörterbuchs bleibt.",
     ),
-    "news_end_agreed": ("Everyone agreed: the game ends.", "Alle sind einverstanden: das Spiel endet."),
     "news_end_refused": (
         "Not everyone agreed: the game goes on.",
         "Nicht alle sind einverstanden: es geht weiter.",
@@ -138,8 +137,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         "The players agreed that no new word can be formed.",
         "Die Spieler sind sich einig: kein neues Wort ist mehr möglich.",
     ),
-    "winner": ("🏆 **{names}** wins!", "🏆 **{names}** gewinnt!"),
-    "winners": ("🏆 **{names}** share the win!", "🏆 **{names}** gewinnen gemeinsam!"),
+    "winner": ("🏆 {names} wins!", "🏆 {names} gewinnt!"),
+    "winners": ("🏆 {names} share the win!", "🏆 {names} gewinnen gemeinsam!"),
     "and": (" and ", " und "),
     "field_last_move": ("Last move", "Letzter Zug"),
     "field_vote": ("🗳️ Vote", "🗳️ Abstimmung"),

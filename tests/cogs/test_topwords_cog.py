@@ -308,6 +308,18 @@ def test_the_end_vote_asks_everyone_else():
     assert game.labels() == ["My rack", "End the game", "Play on"]
     assert game.labels("de") == ["Mein Stellbrett", "Spiel beenden", "Weiterspielen"]
     assert "Everyone else must agree" in game.embed()["fields"][0]["value"]
+    game.act("bob", do="vote", accept=False)
+    assert "Not everyone agreed: the game goes on." in game.embed()["description"]
+
+
+def test_players_tied_at_the_top_share_the_win():
+    game = Game()
+    game.act("ann", do="propose_end")
+    game.act("bob", do="vote", accept=True)
+    shown = game.embed()
+    assert "🏆 **Ann** and **Bob\\_\\*** share the win!" in shown["description"]
+    assert "agreed: the game ends" not in shown["description"]  # the end says it once
+    assert "🏆 **Ann** und **Bob\\_\\*** gewinnen gemeinsam!" in game.embed("de")["description"]
 
 
 def test_the_end_shows_final_scores_with_rack_penalties_and_the_winner():

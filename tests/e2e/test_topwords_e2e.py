@@ -1,0 +1,124 @@
+"""TopWords against the fake Discord: three moves with the board picture, a rack only its owner sees,
+a challenge in challenge mode, a refused word put to the vote, and German for a German client.
+
+The deal is fixed: after the lobby opens, the test sets the session's `setup` (what the rules deal from)
+to the rulebook's opening — Alice lays SIEB, Bob BAUM down from its B, Alice RAT (docs/rules/topwords.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .conftest import requires_product
+from .driver import Message, Player, Table
+
+pytestmark = requires_product
+
+RACKS = {"alice": "SIEBRTS", "bob": "AUMLNAG"}
+BAG = "FERNELOEHDK"
+
+
+def is_table(message: Message) -> bool:
+    return any(a["filename"] == "board.png" for a in message.attachments)
+
+
+async def start_game(bot: Any, table: Table, mode: str) -> tuple[Player, Player, Message]:
+    """Alice opens a lobby, Bob joins, the deal is fixed, Alice starts: returns the first table message."""
+    alice, bob = table.user("alice"), table.user("bob")
+    lobby = (await alice.slash("topwords new", mode=mode)).message
+    assert lobby is not None
+    await bob.click(lobby, "Join")
+    opened = await bot.sessions.open_in_channel(table.channel_id)
+    record = await bot.sessions.session(opened.id)  # the engine's own copy, which start_game deals from
+    record.setup = {
+        "first_player": str(alice.id),
+        "racks": {str(alice.id): RACKS["alice"], str(bob.id): RACKS["bob"]},
+        "bag": BAG,
+    }
+    await alice.click(lobby, "Start")
+    first = await table.wait_for_message(is_table, what="the first TopWords table")
+    return alice, bob, first
+
+
+async def test_three_moves_a_private_rack_and_the_scores(product_bot: Any, table: Table):
+    alice, bob, first = await start_game(product_bot, table, "strict")
+    assert "TopWords — Alice to move" in first.text and first.button_labels == ["My rack"]
+    assert first.files["board.png"].startswith(b"\x89PNG")
+    assert "S I E B R T S" in alice.last_ephemeral.text  # the host pressed Start: her rack, privately
+
+    rack = await bob.click(first, "My rack")
+    assert rack.ephemeral and "A U M L N A G" in rack.text
+    assert rack.message is not None and rack.message.id not in {m.id for m in alice.ephemerals}
+
+    early = await bob.slash("topwords play", word="baum", square="F5", direction="down")
+    assert early.ephemeral and "It is not your turn: Alice is to move." in early.text
+
+    played = await alice.slash("topwords play", word="sieb", square="C5", direction="across")
+    assert played.ephemeral and "You played **SIEB** (4) → **8** points (doubled)." in played.text
+    assert "**R T S F E R N**" in played.text
+    second = table.last_message
+    assert is_table(second) and second.id != first.id
+    assert first.buttons == []  # the old table stays as the record of its move, without buttons
+    assert "TopWords — Bob to move" in second.text
+    assert "**Alice**: **SIEB** (4) → **8** points (doubled)" in second.text
+
+    await bob.slash("topwords play", word="Baum", square="f5", direction="down")
+    played = await alice.slash("topwords play", word="RAT", square="E6", direction="across")
+    assert "**RAT** (3) · **ER** (2) → **10** points (doubled)" in played.text
+    last = table.last_message
+    assert "**18** Alice · 7 tiles\n**8** Bob · 7 tiles" in last.text and "Bag: 77 tiles" in last.text
+
+    tables = [m for m in table.channel_messages() if is_table(m)]
+    assert len(tables) == 4 and all(m.pinged == [] for m in tables)
+    for secret in ("A U M L N A G", "L N A G E L O", "S I E B R T S", "S F E R N E H"):
+        assert all(secret not in m.text for m in table.channel_messages())
+
+
+async def test_a_challenge_takes_a_made_up_word_back(product_bot: Any, table: Table):
+    alice, bob, _ = await start_game(product_bot, table, "challenge")
+    await alice.slash("topwords play", word="SIEB", square="C5", direction="across")
+    played = await bob.slash("topwords play", word="BMUA", square="F5", direction="down")
+    assert "The others may challenge it until the next player acts." in played.text
+    board = table.last_message
+    assert board.button_labels == ["My rack", "Challenge", "Dispute"]
+
+    challenged = await alice.click(board, "Challenge")
+    assert not challenged.ephemeral
+    after = table.last_message
+    assert "challenged the move of **Bob**: **BMUA** (not in the dictionary) not allowed." in after.text
+    assert "The move of **Bob** is taken back (8 points)" in after.text and "Bob to move" in after.text
+    assert "A U M L N A G" in (await bob.click(after, "My rack")).text  # the tiles are back on his rack
+
+    await bob.slash("topwords play", word="BAUM", square="F5", direction="down")
+    board = table.last_message
+    await alice.click(board, "Challenge")
+    assert "every word is allowed, the move stands" in board.text
+    assert board.button_labels == ["My rack", "Dispute"]
+
+    refused = await bob.click(board, "Dispute")  # his own move: a private refusal, after a deferral
+    [note] = refused.followups
+    assert note.ephemeral and note.text == "⚠️ There is nothing to dispute: it is your own move."
+
+
+async def test_a_refused_word_goes_to_the_vote_in_german(product_bot: Any, table: Table):
+    table.user("bob").user.locale = "de"
+    alice, bob, _ = await start_game(product_bot, table, "strict")
+    await alice.slash("topwords play", word="SIEB", square="C5", direction="across")
+
+    refused = await bob.slash("topwords play", word="BMUA", square="F5", direction="down")
+    assert refused.ephemeral and "BMUA ist nicht erlaubt: nicht im Wörterbuch." in refused.text
+    assert refused.message is not None
+    await bob.click(refused.message, "Den Tisch abstimmen lassen")
+    assert "Die Abstimmung läuft" in refused.text and refused.message.buttons == []
+
+    vote = table.last_message
+    assert "**Bob** asks the table to allow **BMUA** (not in the dictionary)" in vote.text
+    assert vote.button_labels == ["My rack", "Allowed", "Not allowed"]
+    [note] = (await bob.click(vote, "Allowed")).followups  # he raised it: the others vote
+    assert note.ephemeral and "Du stimmst hier nicht ab: du hast sie angestoßen." in note.text
+
+    await alice.click(vote, "Allowed")
+    assert "Your vote is in." in alice.last_ephemeral.text
+    placed = table.last_message
+    assert "The table allowed **BMUA** (1:0)." in placed.text and "**Bob**: **BMUA** (4)" in placed.text
+    assert "Dein Stellbrett" in (await bob.click(placed, "My rack")).text
