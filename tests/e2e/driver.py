@@ -431,11 +431,17 @@ class Table:
     def channel_id_of(self, name: str | None) -> int:
         return self.channel_id if name is None else int(self.fake.channel_named(name)["id"])
 
-    def user(self, name: str, *, permissions: int | None = None) -> Player:
-        """The person called `name` (a member of the guild; new names join it)."""
+    def user(self, name: str, *, permissions: int | None = None, locale: str | None = None) -> Player:
+        """The person called `name` (a member of the guild; new names join it).
+
+        `locale` is their Discord client's language (interaction.locale), e.g. "de"; default "en-US".
+        """
         if name not in self._players:
             self._players[name] = Player(self, self.fake.user(name, permissions=permissions))
-        return self._players[name]
+        player = self._players[name]
+        if locale is not None:
+            player.user.locale = locale
+        return player
 
     def channel_messages(self, channel: str | None = None) -> list[Message]:
         """What everyone sees in the channel, oldest first."""
