@@ -7,6 +7,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import time
 from typing import Any
 
 import discord
@@ -65,6 +66,7 @@ class TopBot(commands.Bot):
         self.table_listeners: dict[str, TableListener] = {}
         self.tree.error(self._on_app_command_error)
         self._sweeper: asyncio.Task[None] | None = None
+        self._warmer: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_path)
@@ -83,6 +85,7 @@ class TopBot(commands.Bot):
         await self.sessions.start()
         await self.votes.start()
         self._sweeper = asyncio.create_task(self._sweep_idle_sessions())
+        self._warmer = asyncio.create_task(self._warm_words())
         await self.sync_commands()
         if self.application_id:
             log.info("invite the bot with: %s", invite_url(self.application_id))
@@ -114,6 +117,14 @@ class TopBot(commands.Bot):
     ) -> None:
         await reply_error(interaction, unwrap(error))
 
+    async def _warm_words(self) -> None:
+        """Load every dictionary and lemmatizer in a thread now, not on the event loop at a round's end."""
+        for language in self.words.languages:
+            started = time.perf_counter()
+            await asyncio.to_thread(self.words.check, "warm", language)
+            await asyncio.to_thread(self.words.lemmas, "warming", language)
+            log.info("words for %s ready in %.1f s", language, time.perf_counter() - started)
+
     async def _sweep_idle_sessions(self) -> None:
         while True:
             await asyncio.sleep(60)
@@ -121,8 +132,9 @@ class TopBot(commands.Bot):
 
     async def close(self) -> None:
         """Stop timers, let writes under way finish, close Discord, then the database."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        for task in (self._sweeper, self._warmer):
+            if task is not None:
+                task.cancel()
         if hasattr(self, "sessions"):
             await self.sessions.close()
             await self.votes.close_all()
