@@ -9,7 +9,14 @@ import pytest
 
 from bot.config import Settings, SettingsError
 
-ENV_KEYS = ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "DEFAULT_LANGUAGE", "LOBBY_MINUTES", "LOG_LEVEL")
+ENV_KEYS = (
+    "DISCORD_TOKEN",
+    "DATABASE_PATH",
+    "DEV_GUILD_ID",
+    "DEFAULT_LANGUAGE",
+    "LOBBY_MINUTES",
+    "LOG_LEVEL",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -30,7 +37,9 @@ def test_env_file_is_read_but_the_environment_wins(tmp_path, monkeypatch):
     env.write_text("DISCORD_TOKEN=from-file\nDEV_GUILD_ID=123\nDEFAULT_LANGUAGE=de\n")
     monkeypatch.setenv("DEFAULT_LANGUAGE", "fr")
     settings = Settings.from_env(env)
-    assert settings.token == "from-file" and settings.dev_guild_id == 123 and settings.default_language == "fr"
+    assert (
+        settings.token == "from-file" and settings.dev_guild_id == 123 and settings.default_language == "fr"
+    )
 
 
 @pytest.mark.parametrize(

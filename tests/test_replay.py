@@ -20,7 +20,11 @@ def run(*args, stdin=None):
 
 
 def test_differences_compare_subsets():
-    actual = {"scores": {"ann": 3, "bob": 1}, "history": [{"letter": "P"}, {"letter": "B"}], "finished": False}
+    actual = {
+        "scores": {"ann": 3, "bob": 1},
+        "history": [{"letter": "P"}, {"letter": "B"}],
+        "finished": False,
+    }
     assert differences({"scores": {"ann": 3}}, actual) == []
     assert differences({"history": [None, {"letter": "B"}]}, actual) == []
     assert differences({"history": [{"letter": "P"}]}, actual) != []  # lists compare item by item

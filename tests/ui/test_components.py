@@ -10,7 +10,12 @@ from bot.ui.components import CUSTOM_ID, custom_id
 def test_ids_round_trip_through_the_template():
     value = custom_id("topstop", 42, "dispute", "ann")
     match = CUSTOM_ID.fullmatch(value)
-    assert (match["game"], match["session"], match["action"], match["arg"]) == ("topstop", "42", "dispute", "ann")
+    assert (match["game"], match["session"], match["action"], match["arg"]) == (
+        "topstop",
+        "42",
+        "dispute",
+        "ann",
+    )
     assert CUSTOM_ID.fullmatch(custom_id("vote", 7, "yes"))["arg"] is None
 
 
@@ -42,6 +47,8 @@ def test_modals_are_routed_by_custom_id_so_two_players_never_collide():
 
     from bot.ui.components import modal
 
-    form = modal("topstop", 5, "words", "Your words", [discord.ui.TextInput(label="Word 1", custom_id="word1")])
+    form = modal(
+        "topstop", 5, "words", "Your words", [discord.ui.TextInput(label="Word 1", custom_id="word1")]
+    )
     payload = form.to_dict()
     assert payload["custom_id"] == "topstop:5:words" and len(payload["title"]) <= 45
