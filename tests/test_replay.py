@@ -52,3 +52,35 @@ def test_check_reports_a_mismatch_and_exits_1(tmp_path):
     result = run("--check", str(path))
     assert result.returncode == 1
     assert "FAIL" in result.stdout and ".finished: expected true, got false" in result.stdout
+
+
+async def test_a_stored_game_exported_as_a_scenario_replays_to_the_stored_state(tmp_path):
+    from bot.engine.sessions import SessionManager
+    from bot.games import make_game
+    from bot.replay import run_scenario, words_service
+    from bot.store import Store
+
+    path = tmp_path / "bot.db"
+    store = await Store.open(path)
+    game = make_game("topstop", words_service())
+    manager = SessionManager(store, {"topstop": game})
+    record = await manager.open_lobby(1, 10, "topstop", "ann", {"language": "en"})
+    await manager.join(record.id, "bob")
+    await manager.start_game(record.id, "ann")
+    await manager.act(record.id, "ann", {"do": "spin"})  # chance: the letters come from the session's seed
+    await manager.act(record.id, "bob", {"do": "spin"})
+    await manager.act(record.id, None, {"do": "auto_spin"})  # whoever is awaited (a tie, or the spinner)
+    await manager.act(record.id, "ann", {"do": "submit", "words": ["pear", "plum"]})
+    stored = await store.sessions.get(record.id)
+    await manager.close()
+    await store.close()
+
+    result = run("--session", str(record.id), "--db", str(path))
+    assert result.returncode == 0, result.stderr
+    scenario = json.loads(result.stdout)
+    assert scenario["game"] == "topstop" and scenario["players"] == ["ann", "bob"]
+    assert all("letter" in a or "letters" in a for a in scenario["actions"] if "spin" in a["do"])
+    output = run_scenario(scenario)
+    assert output["rejected"] == []
+    expected = game.replay_output(game.load(stored.snapshot))
+    assert {k: v for k, v in output.items() if k != "rejected"} == expected
