@@ -11,7 +11,8 @@ from discord.ext import commands
 from bot.engine.errors import NotAPlayer
 from bot.engine.game import Event
 from bot.engine.sessions import ActResult
-from bot.store import SessionRecord
+from bot.engine.votes import VoteResult
+from bot.store import SessionRecord, VoteRecord
 from bot.ui import components
 from bot.ui.embeds import mention, player_list, relative_time
 from bot.ui.replies import NO_MENTIONS, reply_private
@@ -28,6 +29,9 @@ class GameCog(commands.Cog):
     game_name: str = ""
     title: str = ""
     colour = discord.Colour.blurple()
+    # The rules' action that ends a game early (the best score wins); None: ending cancels it.
+    end_action: dict[str, Any] | None = {"do": "end"}
+    end_vote_seconds = 60.0
 
     def __init__(self, bot: TopBot) -> None:
         self.bot = bot
@@ -41,10 +45,54 @@ class GameCog(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.table_listeners[self.game_name] = self.on_events
+        self.bot.votes.handlers[self._end_vote_kind] = self._end_vote_closed
 
     async def cog_unload(self) -> None:
         self.bot.table_listeners.pop(self.game_name, None)
+        self.bot.votes.handlers.pop(self._end_vote_kind, None)
         components.unregister_game(self.game_name)
+
+    # -- ending a game early ----------------------------------------------------------------------
+
+    @property
+    def _end_vote_kind(self) -> str:
+        return f"{self.game_name}:end"
+
+    async def end_game(self, record: SessionRecord) -> None:
+        """End now: the rules crown the best score (end_action), or the game is cancelled."""
+        if self.end_action is None or record.status == "lobby":
+            record = await self.bot.sessions.cancel(record.id)
+            await self.on_events(record, [{"type": "cancelled"}])
+            return
+        result = await self.bot.sessions.act(record.id, None, dict(self.end_action))
+        await self.on_events(result.session, result.events)
+
+    async def ask_to_end(self, interaction: discord.Interaction[Any], record: SessionRecord) -> None:
+        """A player who may not end the game alone asks the others: majority of votes cast, a tie keeps playing."""
+        asker = str(interaction.user.id)
+        view = await self.bot.sessions.view(record.id, None)
+        still_playing = [p for p in record.players if p not in view.get("left", [])]
+        if asker not in still_playing:
+            raise NotAPlayer("Only the host, a player or a member with Manage Server can end this game.")
+        voters = [p for p in still_playing if p != asker]
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        await reply_private(interaction, "The other players are asked whether to end the game now.")
+        await self.bot.votes.open(
+            channel,
+            record.channel_id,
+            kind=self._end_vote_kind,
+            question=f"**{record.name(asker)}** asks to end this {self.title} game now. End it?",
+            eligible=voters,
+            seconds=self.end_vote_seconds,
+            session_id=record.id,
+        )
+
+    async def _end_vote_closed(self, vote: VoteRecord, result: VoteResult) -> None:
+        if result != "yes" or vote.session_id is None:
+            return
+        record = await self.bot.sessions.session(vote.session_id)
+        if record.is_open:
+            await self.end_game(record)
 
     # -- to implement -----------------------------------------------------------------------------
 
