@@ -111,7 +111,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "**{name}** hat den letzten Buchstaben gelegt: der Zug kann noch angezweifelt werden; "
         "das Spiel endet {when}.",
     ),
-    "when_window": ("when the window closes", "wenn das Zeitfenster schließt"),
+    "when_window": ("when the window closes", "mit dem Ende des Zeitfensters"),
     "news_allowed": (
         "The table allowed {words} ({yes}:{no}).",
         "Der Tisch hat {words} erlaubt ({yes}:{no}).",

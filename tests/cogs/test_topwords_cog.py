@@ -363,3 +363,16 @@ def test_new_messages_start_with_a_move_a_pass_a_take_back_a_vote_or_the_end():
     assert table.starts_new_message([{"type": "vote_open"}])
     assert not table.starts_new_message([{"type": "voted"}])
     assert not table.starts_new_message([{"type": "challenged", "success": False}])
+
+
+def test_the_final_challenge_window_says_when_the_game_ends():
+    name = str.capitalize
+    event = {"type": "final_challenge", "player": "ann", "seconds": 30}
+    view = Game().view()
+    [line] = table.news_lines("en", name, view, [event], closes=2_000_000_000.0)
+    assert (
+        line
+        == "**Ann** has placed the last tile: the move may still be challenged; the game ends <t:2000000000:R>."
+    )
+    [line] = table.news_lines("de", name, view, [event], closes=None)
+    assert line.endswith("das Spiel endet mit dem Ende des Zeitfensters.")

@@ -1,5 +1,6 @@
 """TopWords against the fake Discord: three moves with the board picture, a rack only its owner sees,
-a challenge in challenge mode, a refused word put to the vote, and German for a German client.
+a challenge in challenge mode, a refused word put to the vote, German for a German client, and the
+table's buttons after the bot is killed and restarted.
 
 The deal is fixed: after the lobby opens, the test sets the session's `setup` (what the rules deal from)
 to the rulebook's opening — Alice lays SIEB, Bob BAUM down from its B, Alice RAT (docs/rules/topwords.md).
@@ -7,13 +8,19 @@ to the rulebook's opening — Alice lays SIEB, Bob BAUM down from its B, Alice R
 
 from __future__ import annotations
 
+import re
+import signal
+from collections.abc import Callable
 from typing import Any
 
 from .conftest import requires_product
 from .driver import Message, Player, Table
+from .fake_discord import FakeDiscord
+from .process import SpawnBot, wait_for_new_session
 
 pytestmark = requires_product
 
+PRODUCT = "bot.__main__:main"
 RACKS = {"alice": "SIEBRTS", "bob": "AUMLNAG"}
 BAG = "FERNELOEHDK"
 
@@ -37,7 +44,16 @@ async def start_game(bot: Any, table: Table, mode: str) -> tuple[Player, Player,
     }
     await alice.click(lobby, "Start")
     first = await table.wait_for_message(is_table, what="the first TopWords table")
+    await host_sees_rack(table, alice)
     return alice, bob, first
+
+
+async def host_sees_rack(table: Table, host: Player) -> None:
+    """The host pressed Start: after the table (the picture takes a moment) comes her rack, privately."""
+    await table.fake.wait_until(
+        lambda: any("Your rack" in m.text for m in host.ephemerals), within=5, what="the host's rack"
+    )
+    await table.settle()
 
 
 async def test_three_moves_a_private_rack_and_the_scores(product_bot: Any, table: Table):
@@ -73,6 +89,21 @@ async def test_three_moves_a_private_rack_and_the_scores(product_bot: Any, table
     for secret in ("A U M L N A G", "L N A G E L O", "S I E B R T S", "S F E R N E H"):
         assert all(secret not in m.text for m in table.channel_messages())
 
+    status = await bob.slash("topwords status")
+    assert status.ephemeral and status.message is not None and "board.png" in status.message.files
+    assert "**L N A G E L O**" in status.text  # his own rack, to him only
+    watching = await table.user("carol").slash("topwords rack")
+    assert watching.ephemeral and "You are not playing in this game" in watching.text
+
+    refused = await bob.slash("topwords end")
+    assert refused.ephemeral and "Only the host" in refused.text
+    ended = await alice.slash("topwords end")
+    assert ended.ephemeral and "no result is recorded" in ended.text
+    await table.wait_for_message(
+        lambda m: "TopWords game #1 was ended by **Alice**" in m.text, what="the end"
+    )
+    assert last.buttons == []
+
 
 async def test_a_challenge_takes_a_made_up_word_back(product_bot: Any, table: Table):
     alice, bob, _ = await start_game(product_bot, table, "challenge")
@@ -83,8 +114,8 @@ async def test_a_challenge_takes_a_made_up_word_back(product_bot: Any, table: Ta
     assert board.button_labels == ["My rack", "Challenge", "Dispute"]
 
     challenged = await alice.click(board, "Challenge")
-    assert not challenged.ephemeral
-    after = table.last_message
+    assert challenged.kind == "deferred update"  # the dictionary's check comes after the answer
+    after = await table.wait_for_message(lambda m: "taken back" in m.text, what="the move taken back")
     assert "challenged the move of **Bob**: **BMUA** (not in the dictionary) not allowed." in after.text
     assert "The move of **Bob** is taken back (8 points)" in after.text and "Bob to move" in after.text
     assert "A U M L N A G" in (await bob.click(after, "My rack")).text  # the tiles are back on his rack
@@ -92,10 +123,11 @@ async def test_a_challenge_takes_a_made_up_word_back(product_bot: Any, table: Ta
     await bob.slash("topwords play", word="BAUM", square="F5", direction="down")
     board = table.last_message
     await alice.click(board, "Challenge")
-    assert "every word is allowed, the move stands" in board.text
+    await until(table, lambda: "every word is allowed, the move stands" in board.text, "the failed challenge")
     assert board.button_labels == ["My rack", "Dispute"]
 
     refused = await bob.click(board, "Dispute")  # his own move: a private refusal, after a deferral
+    await until(table, lambda: refused.followups, "the refusal")
     [note] = refused.followups
     assert note.ephemeral and note.text == "⚠️ There is nothing to dispute: it is your own move."
 
@@ -109,16 +141,46 @@ async def test_a_refused_word_goes_to_the_vote_in_german(product_bot: Any, table
     assert refused.ephemeral and "BMUA ist nicht erlaubt: nicht im Wörterbuch." in refused.text
     assert refused.message is not None
     await bob.click(refused.message, "Den Tisch abstimmen lassen")
-    assert "Die Abstimmung läuft" in refused.text and refused.message.buttons == []
-
-    vote = table.last_message
+    vote = await table.wait_for_message(lambda m: "asks the table to allow" in m.text, what="the vote")
     assert "**Bob** asks the table to allow **BMUA** (not in the dictionary)" in vote.text
     assert vote.button_labels == ["My rack", "Allowed", "Not allowed"]
-    [note] = (await bob.click(vote, "Allowed")).followups  # he raised it: the others vote
-    assert note.ephemeral and "Du stimmst hier nicht ab: du hast sie angestoßen." in note.text
+    assert "Die Abstimmung läuft" in refused.text and refused.message.buttons == []
+
+    bobs_vote = await bob.click(vote, "Allowed")  # he raised it: the others vote
+    await until(table, lambda: bobs_vote.followups, "the refusal")
+    assert "Du stimmst hier nicht ab: du hast sie angestoßen." in bobs_vote.followups[0].text
 
     await alice.click(vote, "Allowed")
-    assert "Your vote is in." in alice.last_ephemeral.text
-    placed = table.last_message
+    placed = await table.wait_for_message(lambda m: "The table allowed" in m.text, what="the vote's result")
     assert "The table allowed **BMUA** (1:0)." in placed.text and "**Bob**: **BMUA** (4)" in placed.text
+    await until(table, lambda: "Your vote is in." in alice.last_ephemeral.text, "alice's confirmation")
     assert "Dein Stellbrett" in (await bob.click(placed, "My rack")).text
+
+
+async def test_the_table_buttons_survive_a_restart(
+    spawn_bot: SpawnBot, fake_discord: FakeDiscord, table: Table
+):
+    alice, bob = table.user("alice"), table.user("bob")
+    first = await spawn_bot(PRODUCT)
+    await wait_for_new_session(fake_discord, first)
+    lobby = (await alice.slash("topwords new", mode="challenge")).message
+    assert lobby is not None
+    await bob.click(lobby, "Join")
+    await alice.click(lobby, "Start")
+    board = await table.wait_for_message(is_table, what="the first TopWords table")
+    await host_sees_rack(table, alice)
+
+    session = fake_discord.gateway.current
+    await first.kill()
+    second = await spawn_bot(PRODUCT)  # same database
+    await wait_for_new_session(fake_discord, second, previous=session)
+
+    rack = await bob.click(board, "My rack")
+    shown = re.search(r"Your rack \(only you see this\): \*\*(\S ){6}\S\*\*", rack.text)
+    assert rack.ephemeral and shown, rack
+    assert await second.stop(signal.SIGTERM) == 0
+
+
+async def until(table: Table, predicate: Callable[[], Any], what: str) -> None:
+    """After a deferred click the bot works on: wait for what it does next."""
+    await table.fake.wait_until(predicate, within=table.timeout, what=what)
