@@ -51,6 +51,8 @@ class TopWordsCog(GameCog, name="TopWords"):
     game_name = GAME
     title = "TopWords"
     colour = table.COLOUR
+    # The rulebook has no early end: a game ended by the host is cancelled and stored without a result.
+    end_action = None
 
     def __init__(self, bot: TopBot) -> None:
         super().__init__(bot)
@@ -179,26 +181,11 @@ class TopWordsCog(GameCog, name="TopWords"):
             record = await self._channel_game(interaction)
             if not self.may_manage(interaction, record):
                 raise Refusal("not_manager")
-            # The rulebook has no early end; a game stopped here is cancelled and stored without a result.
-            record = await self.bot.sessions.cancel(record.id, f"ended by {interaction.user.id}")
-            channel = self.bot.get_partial_messageable(record.channel_id)
-            if record.snapshot is None:
-                await reply_private(interaction, text(lang, "lobby_closed"))
-                if record.message_id is not None:
-                    note = text(await self._table_language(record), "lobby_closed")
-                    await channel.get_partial_message(record.message_id).edit(
-                        embed=self.lobby_embed(record, note), view=None
-                    )
-                return
-            await reply_private(interaction, text(lang, "ended"))
-            await self._retire(channel, record)
-            note = text(
-                await self._table_language(record),
-                "channel_ended",
-                id=record.id,
-                name=record.name(str(interaction.user.id)),
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.end_game(record)
+            await answer_privately(
+                interaction, text(lang, "lobby_closed" if record.status == "lobby" else "ended")
             )
-            await channel.send(note, allowed_mentions=NO_MENTIONS)
 
     # -- buttons ----------------------------------------------------------------------------------
 
@@ -270,10 +257,26 @@ class TopWordsCog(GameCog, name="TopWords"):
         await interaction.followup.send(table.rack_text(lang_of(interaction.locale), view), ephemeral=True)
 
     async def on_events(self, record: SessionRecord, events: list[Event]) -> None:
-        if any(event.get("type") == "lobby_expired" for event in events):
+        kinds = {event.get("type") for event in events}
+        if "lobby_expired" in kinds:
             await self.close_expired_lobby(record)
-            return
-        await self.show(record, events)
+        elif "cancelled" in kinds:
+            await self._show_cancelled(record)
+        else:
+            await self.show(record, events)
+
+    async def _show_cancelled(self, record: SessionRecord) -> None:
+        """Ended early: the lobby says so, or the table loses its buttons and a note says no result counts."""
+        lang = await self._table_language(record)
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        if record.snapshot is not None:
+            await self._retire(channel, record)
+            await channel.send(text(lang, "channel_ended", id=record.id), allowed_mentions=NO_MENTIONS)
+        elif record.message_id is not None:
+            note = text(lang, "lobby_closed")
+            await channel.get_partial_message(record.message_id).edit(
+                embed=self.lobby_embed(record, note), view=None
+            )
 
     async def show(self, record: SessionRecord, events: list[Event]) -> None:
         """Edit the table message, or retire it and post a new one (with a new picture) after a move."""

@@ -40,8 +40,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Tausche einen Buchstaben: A–Z, Ä, Ö oder Ü (es gibt kein ß), nicht {letter}.",
     ),
     "not_manager": (
-        "Only the host or a member with Manage Server can end this game.",
-        "Nur der Gastgeber oder ein Mitglied mit „Server verwalten“ kann dieses Spiel beenden.",
+        "Only the host or a member with Manage Server can end this game without a result. "
+        "To end it with the scores, everyone must agree: `/topwords propose_end`.",
+        "Nur der Gastgeber oder ein Mitglied mit „Server verwalten“ kann dieses Spiel ohne Wertung beenden. "
+        "Mit Wertung endet es, wenn alle zustimmen: `/topwords propose_end`.",
     ),
     # -- private replies --------------------------------------------------------------------------
     "rack": (
@@ -182,8 +184,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "mode_challenge": ("challenge mode", "Anzweifel-Modus"),
     "board_picture": ("The TopWords board", "Das TopWords-Spielbrett"),
     "channel_ended": (
-        "TopWords game #{id} was ended by **{name}**; no result is recorded.",
-        "Das TopWords-Spiel #{id} wurde von **{name}** beendet; es wird nicht gewertet.",
+        "TopWords game #{id} was ended early; no result is recorded.",
+        "Das TopWords-Spiel #{id} wurde vorzeitig beendet; es wird nicht gewertet.",
     ),
     # -- buttons ----------------------------------------------------------------------------------
     "button_rack": ("My rack", "Mein Stellbrett"),
