@@ -376,3 +376,19 @@ def test_the_final_challenge_window_says_when_the_game_ends():
     )
     [line] = table.news_lines("de", name, view, [event], closes=None)
     assert line.endswith("das Spiel endet mit dem Ende des Zeitfensters.")
+
+
+def test_a_move_taken_back_can_be_put_to_the_vote_by_its_player():
+    game = Game(mode="challenge", bad={"SIEB": "not_a_word"})
+    game.act("ann", do="place", tiles=SIEB)
+    game.act("bob", do="challenge")
+    game.act("ann", do="dispute")
+    vote = next(f for f in game.embed()["fields"] if f["name"] == "🗳️ Vote")["value"]
+    assert vote.startswith(
+        "**Ann** asks the table to restore the move taken back: **SIEB** (not in the dictionary)."
+    )
+    game.act("bob", do="vote", accept=True)
+    shown = game.embed()
+    assert "The table allowed **SIEB** (1:0)." in shown["description"]
+    assert shown["fields"][0]["value"] == "**Ann**: **SIEB** (4) → **8** points (doubled)"
+    assert game.labels() == ["My rack"]  # the table's ruling is final: nothing to challenge or dispute
