@@ -22,8 +22,8 @@ from cogs.topwords.texts import Lang, text
 GAME = "topwords"
 COLOUR = discord.Colour.dark_teal()
 BOARD_FILE = "board.png"
-# The board or the turn changes with these: the table moves to a new message (with a new picture), and
-# the previous one stays in the channel, without buttons, as the record of that move.
+# The board or the turn changes with these (and a vote opens with its own message): the table moves to a
+# new message with a new picture, and the previous one stays in the channel, without buttons, as a record.
 NEW_MESSAGE_EVENTS = frozenset({"started", "moved", "passed", "taken_back", "vote_open", "game_over"})
 LIVE_PHASES = ("play", "final_challenge")
 
