@@ -52,7 +52,6 @@ class TopBot(commands.Bot):
 
     store: Store
     sessions: SessionManager
-    votes: VoteService
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(
@@ -64,6 +63,7 @@ class TopBot(commands.Bot):
         self.settings = settings
         self.words: Any = None
         self.table_listeners: dict[str, TableListener] = {}
+        self.votes = VoteService(self)
         self.tree.error(self._on_app_command_error)
         self._sweeper: asyncio.Task[None] | None = None
         self._warmer: asyncio.Task[None] | None = None
@@ -76,7 +76,6 @@ class TopBot(commands.Bot):
         games = {name: make_game(name, self.words) for name in GAME_PACKAGES}
         self.sessions = SessionManager(self.store, games, lobby_seconds=self.settings.lobby_minutes * 60)
         self.sessions.listeners.append(self._on_session_events)
-        self.votes = VoteService(self)
         self.add_dynamic_items(TableItem)
         self.add_listener(dispatch_modal_submit, "on_interaction")
         for extension in EXTENSIONS:
@@ -135,9 +134,9 @@ class TopBot(commands.Bot):
         for task in (self._sweeper, self._warmer):
             if task is not None:
                 task.cancel()
+        await self.votes.close_all()
         if hasattr(self, "sessions"):
             await self.sessions.close()
-            await self.votes.close_all()
         await super().close()
         if hasattr(self, "store"):
             with contextlib.suppress(Exception):
