@@ -6,6 +6,7 @@ actions and the public view into one table message per phase.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +41,14 @@ REASONS = {
     "voted_out": "voted out",
 }
 LANGUAGE_NAMES = {"en": "English", "fr": "French", "de": "German"}
+VOTE_RESULTS = {
+    "accepted": "counted by vote",
+    "crossed_out": "crossed out by vote",
+    "kept": "no majority, the verdict stays",
+}
+EMBED_LIMIT = 6000  # characters in all of a message's embeds
+# Room the review phase needs under the reveal for its Review or Vote field.
+REVIEW_FIELD_ROOM = 400
 # A new table message starts with each of these, so the channel keeps one message per round and reveal.
 NEW_MESSAGE_EVENTS = {"round_started", "writing_closed", "finished"}
 
@@ -51,6 +60,9 @@ class TopStop(GameCog, name="Top Stop"):
 
     def __init__(self, bot: TopBot) -> None:
         super().__init__(bot)
+        # One action-and-redraw at a time per table: a new table message is posted and its id stored
+        # before the next click is applied, or that click would redraw the previous message.
+        self._table_locks: dict[int, asyncio.Lock] = {}
         for action, handler in (
             ("spin", self._on_spin),
             ("write", self._on_write),
@@ -112,7 +124,9 @@ class TopStop(GameCog, name="Top Stop"):
         embed = self.table_embed(record, view)
         mine = (view.get("round") or {}).get("your_words")
         if mine is not None:
-            embed.add_field(name="Your words (only you see this)", value=", ".join(mine) or "—", inline=False)
+            embed.add_field(
+                name="Your words (only you see this)", value=_words_text(mine) or "—", inline=False
+            )
         await reply_private(interaction, embed=embed)
 
     @group.command(name="leave", description="Leave the game in this channel (it goes on while two remain)")
@@ -123,16 +137,17 @@ class TopStop(GameCog, name="Top Stop"):
             await reply_private(interaction, "You left the lobby.")
             await self._edit_lobby(record)
             return
-        result = await self.bot.sessions.act(
-            record.id, str(interaction.user.id), {"do": "leave"}, interaction_id=str(interaction.id)
-        )
-        await reply_private(interaction, "You left the game.")
-        await self.show(result.session, result.events)
+        async with self._table_lock(record.id):
+            result = await self.bot.sessions.act(
+                record.id, str(interaction.user.id), {"do": "leave"}, interaction_id=str(interaction.id)
+            )
+            await reply_private(interaction, "You left the game.")
+            await self.show(result.session, result.events)
 
     @group.command(name="end", description="End the game in this channel (host or Manage Server)")
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         record = await self._channel_game(interaction)
-        if not self.may_manage(interaction, record):
+        if not await self._may_end(interaction, record):
             raise NotAPlayer("Only the host or a member with Manage Server can end this game.")
         if record.status == "lobby":
             record = await self.bot.sessions.cancel(record.id)
@@ -140,11 +155,12 @@ class TopStop(GameCog, name="Top Stop"):
             await self._edit_lobby(record, "Closed by the host.")
             return
         # Ended early: the rules crown the highest score; the host acts as the bot does.
-        result = await self.bot.sessions.act(
-            record.id, None, {"do": "end"}, interaction_id=str(interaction.id)
-        )
-        await reply_private(interaction, "The game is over.")
-        await self.show(result.session, result.events)
+        async with self._table_lock(record.id):
+            result = await self.bot.sessions.act(
+                record.id, None, {"do": "end"}, interaction_id=str(interaction.id)
+            )
+            await reply_private(interaction, "The game is over.")
+            await self.show(result.session, result.events)
 
     # -- buttons ----------------------------------------------------------------------------------
 
@@ -164,10 +180,12 @@ class TopStop(GameCog, name="Top Stop"):
         await self._act_and_show(interaction, session_id, {"do": "respin"})
 
     async def _on_vote(self, interaction: discord.Interaction[Any], session_id: int, arg: str | None) -> None:
-        await self._act_and_show(interaction, session_id, {"do": "vote", "accept": arg == "yes"})
-        await interaction.followup.send(
-            "Your vote is in; it stays secret until the vote closes.", ephemeral=True
-        )
+        result = await self._act_and_show(interaction, session_id, {"do": "vote", "accept": arg == "yes"})
+        if any(event.get("type") == "vote_closed" for event in result.events):
+            text = "Your vote is in, and it closed the vote: the result is on the table."
+        else:
+            text = "Your vote is in; it stays secret until the vote closes."
+        await interaction.followup.send(text, ephemeral=True)
 
     async def _on_write(
         self, interaction: discord.Interaction[Any], session_id: int, _arg: str | None
@@ -178,6 +196,8 @@ class TopStop(GameCog, name="Top Stop"):
             raise NotAPlayer("You are not playing in this game; you can watch.")
         view = await self.bot.sessions.view(session_id, player)
         current = view.get("round") or {}
+        if player in view["left"]:
+            raise NotAPlayer("You have left this game.")
         if view["phase"] != "writing" or player not in current.get("players", []):
             raise BadAction("Writing is not open for you right now.")
         if current.get("stopped_by") == player:
@@ -196,9 +216,9 @@ class TopStop(GameCog, name="Top Stop"):
         mine: list[str] = next(
             (e["words"] for e in result.events if e.get("private_to") == str(interaction.user.id)), []
         )
-        text = ", ".join(mine) if mine else "no words"
+        text = f"**{_words_text(mine)}**" if mine else "no words"
         await interaction.followup.send(
-            f"Saved (only you see this): **{text}**. You can edit them until writing closes.", ephemeral=True
+            f"Saved (only you see this): {text}. You can edit them until writing closes.", ephemeral=True
         )
 
     async def _on_dispute(
@@ -210,21 +230,27 @@ class TopStop(GameCog, name="Top Stop"):
             raise NotAPlayer("Only players can dispute a word.")
         view = await self.bot.sessions.view(session_id, player)
         current = view.get("round") or {}
+        if player in view["left"]:
+            raise NotAPlayer("You have left this game.")
         if view["phase"] != "review" or not current.get("lists"):
             raise BadAction("Words can be disputed only while the round's words are under review.")
         if current.get("dispute"):
             raise BadAction("One vote at a time: wait for the current vote to close.")
+        # A word written twice in one list is one choice: the rules put its first open copy to the vote.
+        open_words: dict[str, tuple[str, dict[str, Any]]] = {}
+        for owner, entries in current["lists"].items():
+            for entry in entries:
+                if not entry["disputed"]:
+                    open_words.setdefault(f"{owner}|{entry['word']}", (owner, entry))
         choices = [
             discord.SelectOption(
                 label=f"{entry['word']} — {record.name(owner)}"[:100],
-                value=f"{owner}|{entry['word']}"[:100],
+                value=value,
                 description=("✅ counted" if entry["valid"] else f"❌ {REASONS.get(entry['reason'], '')}")[
                     :100
                 ],
             )
-            for owner, entries in current["lists"].items()
-            for entry in entries
-            if not entry["disputed"]
+            for value, (owner, entry) in open_words.items()
         ]
         if not choices:
             raise BadAction("Every word of this round has already been put to the vote.")
@@ -250,45 +276,49 @@ class TopStop(GameCog, name="Top Stop"):
         if len(values) != 1 or "|" not in values[0]:
             raise BadAction("Pick one word from the list.")
         owner, word = values[0].split("|", 1)
-        result = await self.bot.sessions.act(
-            session_id,
-            str(interaction.user.id),
-            {"do": "dispute", "of": owner, "word": word},
-            interaction_id=str(interaction.id),
-        )
-        await interaction.response.edit_message(
-            content=f"You disputed **{word}**. The vote is open.", view=None
-        )
-        await self.show(result.session, result.events)
+        async with self._table_lock(session_id):
+            result = await self.bot.sessions.act(
+                session_id,
+                str(interaction.user.id),
+                {"do": "dispute", "of": owner, "word": word},
+                interaction_id=str(interaction.id),
+            )
+            await interaction.response.edit_message(
+                content=f"You disputed **{_shown(word)}**. The vote is open.", view=None
+            )
+            await self.show(result.session, result.events)
 
     # -- showing the table ------------------------------------------------------------------------
 
     async def _act_and_show(
         self, interaction: discord.Interaction[Any], session_id: int, action: dict[str, Any]
     ) -> ActResult:
-        result = await self.bot.sessions.act(
-            session_id, str(interaction.user.id), action, interaction_id=str(interaction.id)
-        )
-        on_table = interaction.message is not None and interaction.message.id == result.session.message_id
-        if on_table and not _needs_new_message(result.events):
-            embed, view = await self.render(result.session)
-            await interaction.response.edit_message(embed=embed, view=view)
-        else:
-            await interaction.response.defer()
-            await self.show(result.session, result.events)
+        async with self._table_lock(session_id):
+            result = await self.bot.sessions.act(
+                session_id, str(interaction.user.id), action, interaction_id=str(interaction.id)
+            )
+            on_table = interaction.message is not None and interaction.message.id == result.session.message_id
+            if on_table and not _needs_new_message(result.events):
+                embed, view = await self.render(result.session)
+                await interaction.response.edit_message(embed=embed, view=view)
+            else:
+                await interaction.response.defer()
+                await self.show(result.session, result.events)
         return result
 
     async def post_table(self, interaction: discord.Interaction[Any], result: ActResult) -> None:
-        embed, view = await self.render(result.session)
-        channel = self.bot.get_partial_messageable(result.session.channel_id)
-        message = await channel.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
-        await self.bot.sessions.set_message(result.session.id, message.id)
+        async with self._table_lock(result.session.id):
+            embed, view = await self.render(result.session)
+            channel = self.bot.get_partial_messageable(result.session.channel_id)
+            message = await channel.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+            await self.bot.sessions.set_message(result.session.id, message.id)
 
     async def on_events(self, record: SessionRecord, events: list[Event]) -> None:
         if any(e.get("type") == "lobby_expired" for e in events):
             await self.close_expired_lobby(record)
             return
-        await self.show(record, events)
+        async with self._table_lock(record.id):
+            await self.show(record, events)
 
     async def show(self, record: SessionRecord, events: list[Event]) -> None:
         """Update the table: edit its message, or close it and post a new one when a new stage begins."""
@@ -300,67 +330,113 @@ class TopStop(GameCog, name="Top Stop"):
                 return
             except discord.NotFound:
                 log.info("table message of session %d is gone; posting a new one", record.id)
-        if record.message_id is not None:
-            await self._close_old_message(record, channel)
+        elif record.message_id is not None:
+            await self._close_old_message(record, channel, events)
         message = await channel.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
         await self.bot.sessions.set_message(record.id, message.id)
 
-    async def _close_old_message(self, record: SessionRecord, channel: discord.PartialMessageable) -> None:
-        """The previous stage's message loses its buttons; a reveal keeps its final words and points."""
+    async def _close_old_message(
+        self, record: SessionRecord, channel: discord.PartialMessageable, events: list[Event]
+    ) -> None:
+        """The previous stage's message loses its buttons and keeps a final account of its stage."""
         assert record.message_id is not None
         view = await self.bot.sessions.view(record.id, None)
-        history = view["history"]
-        old = channel.get_partial_message(record.message_id)
         try:
-            if history:
-                await old.edit(embed=self.reveal_embed(record, history[-1], view), view=None)
-            else:  # the first spin: nothing was revealed yet, its text stays as it was
-                await old.edit(view=None)
+            await channel.get_partial_message(record.message_id).edit(
+                embed=self.closing_embed(record, view, events), view=None
+            )
         except discord.HTTPException:
             log.warning("could not close the old table message of session %d", record.id)
+
+    def closing_embed(
+        self, record: SessionRecord, view: dict[str, Any], events: list[Event]
+    ) -> discord.Embed:
+        """What the message of the stage that `events` ended keeps: never a word that was not revealed."""
+        kinds = {event.get("type") for event in events}
+        history = view["history"]
+        current = view.get("round")
+        if current is None or "first_spinner" in kinds:
+            return self.first_spin_embed(record, view, closed=True)
+        if "writing_closed" in kinds:
+            embed = discord.Embed(title=_round_title(history[-1]), colour=self.colour)
+            lines = (
+                [f"🛑 STOP by **{_name(record, history[-1]['stopped_by'])}**."]
+                if history[-1]["stopped_by"]
+                else []
+            )
+            lines.append("Writing is closed: the words are revealed below.")
+            embed.description = "\n".join(lines)
+            return embed
+        if "round_scored" in kinds or (history and history[-1]["round"] == current["number"]):
+            return self.reveal_embed(record, history[-1], view)
+        # The game ended before this round's words were revealed: they stay secret.
+        embed = discord.Embed(title=_round_title(current), colour=self.colour)
+        embed.description = "The game ended before the words of this round were revealed."
+        return embed
 
     async def render(self, record: SessionRecord) -> tuple[discord.Embed, discord.ui.View]:
         view = await self.bot.sessions.view(record.id, None)
         return self.table_embed(record, view), self.table_view(record, view)
 
+    def first_spin_embed(
+        self, record: SessionRecord, view: dict[str, Any], *, closed: bool = False
+    ) -> discord.Embed:
+        """Who spins first: every spin-off so far, then who is still awaited (or who won it)."""
+        embed = discord.Embed(title="Top Stop — who spins first?", colour=self.colour)
+        lines = [] if closed else ["Everyone presses **Spin**: the letter closest to A spins first."]
+        for spins in view["first_spins"]:
+            lowest = min(spins.values())
+            tied = [p for p, letter in spins.items() if letter == lowest]
+            line = " · ".join(f"{_name(record, p)} **{letter}**" for p, letter in spins.items())
+            if len(tied) > 1:
+                line += f" — a tie on **{lowest}**: {', '.join(_name(record, p) for p in tied)} spin again."
+            lines.append(line)
+        if view["phase"] == "first_spin":
+            lines += [
+                f"{_name(record, p)}: **{letter}**" if letter else f"{_name(record, p)}: waiting…"
+                for p, letter in view["first_spin"].items()
+            ]
+            deadline = self.bot.sessions.deadline(record, "spin")
+            if deadline and not closed:
+                lines.append(f"The bot spins for whoever has not {relative_time(deadline)}.")
+        elif view.get("round"):
+            lines.append(f"**{_name(record, view['round']['spinner'])}** spins first.")
+        embed.description = "\n".join(lines)
+        return embed
+
     def table_embed(self, record: SessionRecord, view: dict[str, Any]) -> discord.Embed:
         phase = view["phase"]
         current = view.get("round") or {}
-        names = record.name
         embed = discord.Embed(colour=self.colour)
         if phase == "first_spin":
-            embed.title = "Top Stop — who spins first?"
-            lines = [
-                f"{names(p)}: **{letter}**" if letter else f"{names(p)}: waiting…"
-                for p, letter in view["first_spin"].items()
-            ]
-            embed.description = (
-                "Everyone presses **Spin**: the letter closest to A spins first.\n" + "\n".join(lines)
-            )
+            embed = self.first_spin_embed(record, view)
         elif phase == "spin":
-            embed.title = f"Top Stop — round {current['number']}"
+            embed.title = _round_title(current)
             tiebreak = " (tiebreak)" if current.get("tiebreak") else ""
-            embed.description = f"**{names(current['spinner'])}** spins the letter{tiebreak}."
+            lines = [f"**{_name(record, current['spinner'])}** spins the letter{tiebreak}."]
             if current.get("respun"):
-                embed.description += f"\nRe-spun by everyone's wish: {', '.join(current['respun'])}."
+                lines.append(f"Re-spun by everyone's wish: {', '.join(current['respun'])}.")
+            deadline = self.bot.sessions.deadline(record, "spin")
+            if deadline:
+                lines.append(f"If nobody spins, the bot spins {relative_time(deadline)}.")
+            embed.description = "\n".join(lines)
         elif phase == "writing":
-            embed.title = f"Top Stop — round {current['number']}: letter **{current['letter']}**"
+            embed.title = _round_title(current)
             count = view["options"]["words"]
             deadline = self.bot.sessions.deadline(record, "grace") or self.bot.sessions.deadline(
                 record, "writing"
             )
-            lines = [
-                f"Write {count} words starting with **{current['letter']}** ({LANGUAGE_NAMES[view['options']['language']]})."
-            ]
+            language = LANGUAGE_NAMES[view["options"]["language"]]
+            lines = [f"Write {count} words starting with **{current['letter']}** ({language})."]
             if current.get("stopped_by"):
-                lines.append(f"🛑 **{names(current['stopped_by'])}** called STOP!")
+                lines.append(f"🛑 **{_name(record, current['stopped_by'])}** called STOP!")
             if deadline:
                 lines.append(f"Writing closes {relative_time(deadline)}.")
             submitted = current.get("submitted", {})
             lines.append(
                 "Submitted: "
                 + (
-                    ", ".join(f"{names(p)} ({n})" for p, n in submitted.items())
+                    ", ".join(f"{_name(record, p)} ({n})" for p, n in submitted.items())
                     if submitted
                     else "nobody yet"
                 )
@@ -369,7 +445,7 @@ class TopStop(GameCog, name="Top Stop"):
                 lines.append(f"Re-spin asked by {len(current['respin_votes'])} of {len(current['players'])}.")
             embed.description = "\n".join(lines)
         elif phase == "review":
-            embed = self.reveal_embed(record, view["history"][-1], view)
+            embed = self.reveal_embed(record, view["history"][-1], view, room=REVIEW_FIELD_ROOM)
             dispute = current.get("dispute")
             if dispute:
                 deadline = self.bot.sessions.deadline(record, "vote")
@@ -379,10 +455,11 @@ class TopStop(GameCog, name="Top Stop"):
                 embed.add_field(
                     name="🗳️ Vote",
                     value=(
-                        f"{names(dispute['by'])} disputes **{dispute['word']}** by {names(dispute['of'])}, now "
-                        f"{verdict}. Should it count? {len(dispute['voted'])}/{len(dispute['voters'])} voted"
+                        f"**{_name(record, dispute['by'])}** disputes **{_shown(dispute['word'])}** by "
+                        f"**{_name(record, dispute['of'])}**, now {verdict}. Should it count? "
+                        f"{len(dispute['voted'])}/{len(dispute['voters'])} voted"
                         + (f"; closes {relative_time(deadline)}." if deadline else ".")
-                    ),
+                    )[:1024],
                     inline=False,
                 )
             else:
@@ -395,48 +472,83 @@ class TopStop(GameCog, name="Top Stop"):
                 )
         else:
             embed.title = "Top Stop — game over"
-            winners = ", ".join(names(w) for w in view["winners"]) or "nobody"
-            embed.description = f"🏆 **{winners}** win{'s' if len(view['winners']) == 1 else ''}!"
+            winners = ", ".join(f"**{_name(record, w)}**" for w in view["winners"]) or "nobody"
+            embed.description = f"🏆 {winners} win{'s' if len(view['winners']) == 1 else ''}!"
         if phase != "review":
-            embed.add_field(name="Scores", value=self._scores(record, view), inline=False)
+            embed.add_field(
+                name="Final scores" if phase == "over" else "Scores",
+                value=self._scores(record, view),
+                inline=False,
+            )
         embed.set_footer(text=f"Target {view['options']['target']} · game #{record.id}")
         return embed
 
     def reveal_embed(
-        self, record: SessionRecord, round_record: dict[str, Any], view: dict[str, Any]
+        self, record: SessionRecord, round_record: dict[str, Any], view: dict[str, Any], *, room: int = 0
     ) -> discord.Embed:
-        """One round's words: crossed-out ones struck with a short reason, points once scored."""
-        title = f"Top Stop — round {round_record['round']}: letter {round_record['letter']}"
-        embed = discord.Embed(title=title, colour=self.colour)
+        """One round's words, crossed-out ones struck with a short reason, its points, votes and the scores.
+
+        Long words are clipped when the whole would not fit Discord's limits, leaving `room` characters for
+        a field the caller adds.
+        """
+        for clip in (None, 24, 12):
+            embed = self._reveal(record, round_record, view, clip)
+            if len(embed) + room <= EMBED_LIMIT and all(len(f.value or "") <= 1024 for f in embed.fields):
+                break
+        return embed
+
+    def _reveal(
+        self, record: SessionRecord, round_record: dict[str, Any], view: dict[str, Any], clip: int | None
+    ) -> discord.Embed:
+        embed = discord.Embed(title=_round_title(round_record), colour=self.colour)
+        lines = ["Tiebreak round."] if round_record.get("tiebreak") else []
         if round_record.get("stopped_by"):
-            embed.description = f"🛑 STOP by **{record.name(round_record['stopped_by'])}**"
+            lines.append(f"🛑 STOP by **{_name(record, round_record['stopped_by'])}**")
+        embed.description = "\n".join(lines) or None
         points = round_record.get("points")
+        left = set(view.get("left", []))
         for player in round_record["players"]:
             entries = round_record["words"].get(player, [])
-            lines = [
-                entry["word"]
+            words = [
+                _shown(entry["word"], clip)
                 if entry["valid"]
-                else f"~~{entry['word']}~~ *{REASONS.get(entry['reason'], entry['reason'])}*"
+                else f"~~{_shown(entry['word'], clip)}~~ *{REASONS.get(entry['reason'], entry['reason'])}*"
                 for entry in entries
             ] or ["*(no words)*"]
-            header = record.name(player)
-            if points is not None:
-                header += f" — {points.get(player, 0):+d}"
-            penalty = round_record.get("penalties", {}).get(player)
+            penalty = round_record.get("penalties", {}).get(player, 0)
             if penalty:
-                lines.append(f"STOP penalty −{penalty}")
-            embed.add_field(name=header[:256], value="\n".join(lines)[:1024], inline=True)
-        embed.add_field(name="Scores", value=self._scores(record, view), inline=False)
+                words.append(f"STOP penalty −{penalty}")
+            header = _name(record, player, markdown=False)
+            if player in left:
+                header += " (left)"
+            elif points is not None:
+                header += f" — {points.get(player, 0):+d}"
+            else:  # under review: what the list would score now; a vote may still change it
+                header += f" — {sum(1 for e in entries if e['valid']) - penalty:+d}"
+            embed.add_field(name=header[:256], value="\n".join(words)[:1024], inline=True)
+        votes = [
+            f"**{_shown(d['word'], clip)}** ({_name(record, d['of'])}): {VOTE_RESULTS[d['result']]}, "
+            f"{d['accept']}–{d['reject']}"
+            for d in round_record.get("disputes", [])
+        ]
+        if votes:
+            embed.add_field(name="Votes", value=_fit_lines(votes), inline=False)
+        if points is None:
+            embed.add_field(name="Scores before this round", value=self._scores(record, view), inline=False)
+        else:
+            embed.add_field(name="Scores", value=self._scores(record, view), inline=False)
         return embed
 
     @staticmethod
     def _scores(record: SessionRecord, view: dict[str, Any]) -> str:
         ordered = sorted(view["scores"].items(), key=lambda item: -item[1])
         left = set(view.get("left", []))
-        return "\n".join(
-            f"**{score}** {record.name(player)}" + (" (left)" if player in left else "")
-            for player, score in ordered
-        )[:1024]
+        return _fit_lines(
+            [
+                f"**{score}** {_name(record, player)}" + (" (left)" if player in left else "")
+                for player, score in ordered
+            ]
+        )
 
     def table_view(self, record: SessionRecord, view: dict[str, Any]) -> discord.ui.View:
         sid, phase = record.id, view["phase"]
@@ -478,6 +590,18 @@ class TopStop(GameCog, name="Top Stop"):
 
     # -- helpers ----------------------------------------------------------------------------------
 
+    async def _may_end(self, interaction: discord.Interaction[Any], record: SessionRecord) -> bool:
+        """The host — the first seat still playing, once the game has begun — or Manage Server."""
+        if record.status == "lobby":
+            return self.may_manage(interaction, record)
+        view = await self.bot.sessions.view(record.id, None)
+        host = next((p for p in view["players"] if p not in view["left"]), None)
+        permissions = getattr(interaction.user, "guild_permissions", None)
+        return str(interaction.user.id) == host or bool(permissions and permissions.manage_guild)
+
+    def _table_lock(self, session_id: int) -> asyncio.Lock:
+        return self._table_locks.setdefault(session_id, asyncio.Lock())
+
     async def _channel_game(self, interaction: discord.Interaction[Any]) -> SessionRecord:
         assert interaction.channel_id is not None
         record = await self.bot.sessions.open_in_channel(interaction.channel_id)
@@ -493,6 +617,42 @@ class TopStop(GameCog, name="Top Stop"):
         await channel.get_partial_message(record.message_id).edit(
             embed=self.lobby_embed(record, note), view=view
         )
+
+
+def _name(record: SessionRecord, player: str, *, markdown: bool = True) -> str:
+    """A player's display name as the table shows it (escaped where markdown would read it)."""
+    name = record.name(player)
+    return discord.utils.escape_markdown(name) if markdown else name
+
+
+def _shown(word: str, clip: int | None = None) -> str:
+    """A word as typed by a player, safe inside markdown; clipped to `clip` characters if given."""
+    if clip is not None and len(word) > clip:
+        word = word[: clip - 1] + "…"
+    return discord.utils.escape_markdown(word)
+
+
+def _words_text(words: list[str]) -> str:
+    return ", ".join(_shown(word) for word in words)
+
+
+def _round_title(round_info: dict[str, Any]) -> str:
+    """Round n (and its letter once spun); `round_info` is the view's round or a history record."""
+    number = round_info.get("number", round_info.get("round"))
+    letter = round_info.get("letter")
+    return f"Top Stop — round {number}" + (f": letter {letter}" if letter else "")
+
+
+def _fit_lines(lines: list[str], limit: int = 1024) -> str:
+    """Lines joined for one embed field; those that do not fit are counted instead of cut in half."""
+    kept: list[str] = []
+    for index, line in enumerate(lines):
+        more = f"…and {len(lines) - index} more"
+        if len("\n".join([*kept, line])) + len(more) + 1 > limit and index < len(lines) - 1:
+            kept.append(more)
+            break
+        kept.append(line)
+    return "\n".join(kept)[:limit]
 
 
 def _needs_new_message(events: list[Event]) -> bool:

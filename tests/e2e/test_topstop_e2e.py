@@ -1,0 +1,484 @@
+"""Top Stop against the fake Discord: three players play two rounds (a duplicate, disputes and votes) to the
+end and the leaderboard; a spectator who can act on nothing; leaving and ending; a restart during writing.
+
+Letters come from the bot's own wheel. The tests read the letter from the table message and write words
+from WORDS, a bank of valid English words for every letter; only the second round of the long test rigs
+the wheel (in this process) so that a word written in round one comes back as a duplicate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import re
+import signal
+from collections.abc import Awaitable, Iterator
+from typing import Any
+
+import pytest
+
+from .conftest import requires_product
+from .driver import Message, Player, Reply, Table
+from .fake_discord import FakeDiscord
+from .process import SpawnBot, wait_for_new_session
+
+pytestmark = requires_product
+
+PRODUCT = "bot.__main__:main"
+LOBBY_BUTTONS = ["Join", "Leave", "Start", "Cancel"]
+LETTER = re.compile(r"round \d+: letter ([A-Z])")
+COUNTDOWN = re.compile(r"<t:(\d+):R>")
+SPINNER = re.compile(r"\*\*(\w+)\*\* spins the letter")
+
+# Ten valid, common English words for every letter, none a variant of another (checked by
+# test_the_word_bank_is_valid): three players write three each, and one is left over.
+WORDS = {
+    letter: words.split()
+    for letter, words in {
+        "A": "anchor apple arrow attic autumn avenue axle acorn almond ankle",
+        "B": "basket blanket bottle bridge butter bucket banana button barrel bishop",
+        "C": "candle carpet castle cherry cotton circle copper cradle cabbage cactus",
+        "D": "dagger dentist desert dolphin donkey drawer dragon dinner doctor diamond",
+        "E": "eagle earth easel elbow engine envelope eraser evening elephant empire",
+        "F": "falcon feather fiddle finger forest fountain furnace fabric frog funnel",
+        "G": "garden garlic ginger glove goblet gravel guitar giraffe grape goose",
+        "H": "hammer harbor helmet hermit hollow honey hornet hunger hatchet husband",
+        "I": "iceberg igloo insect island ivory itch idea ink inch iron",
+        "J": "jacket jaguar jelly jewel jigsaw journey juggler jungle juice jar",
+        "K": "kettle kernel kidney kitchen kitten knuckle koala kingdom kite knife",
+        "L": "ladder lantern lemon lizard lobster locket lumber lettuce lily lamp",
+        "M": "magnet mango marble meadow mirror monkey mustard mitten muffin mushroom",
+        "N": "napkin needle nephew nickel noodle nugget nutmeg nest necklace night",
+        "O": "oatmeal ocean office olive onion orange orchid otter oven owl",
+        "P": "paddle pebble pencil pepper pickle pillow pirate pocket puddle parrot",
+        "Q": "quail quarry quartz queen quest quiet quilt quiver quota quiz",
+        "R": "rabbit radish raisin ribbon river rocket rubber ruler robin rattle",
+        "S": "saddle salmon sandal shovel silver spider sponge sugar summer spoon",
+        "T": "table tablet teapot temple thimble thunder tomato tunnel turnip turtle",
+        "U": "umbrella uncle unicorn uniform universe utensil udder ukulele umpire usher",
+        "V": "valley vanilla velvet village violin volcano voyage vulture vinegar vest",
+        "W": "waffle wagon walnut window winter wizard wrench whistle walrus weasel",
+        "X": "xylophone xenon xylem xenophobia xerography xylene xylitol xiphoid xenolith xerophyte",
+        "Y": "yacht yard yarn yawn year yeast yellow yogurt yolk youth",
+        "Z": "zebra zero zinc zipper zone zoo zeal zest zombie zucchini",
+    }.items()
+}
+
+
+def hand_out(letter: str) -> Iterator[list[str]]:
+    """Three different valid words on `letter` for each player in turn."""
+    bank = WORDS[letter]
+    return (bank[i : i + 3] for i in range(0, 9, 3))
+
+
+def countdowns(message: Message) -> list[int]:
+    return [int(t) for t in COUNTDOWN.findall(message.text)]
+
+
+def field_of(message: Message, name: str) -> str:
+    """The value of the embed field whose name starts with `name` (a player's words, Scores, Votes)."""
+    for embed in message.embeds:
+        for item in embed.get("fields") or []:
+            if item.get("name", "").startswith(name):
+                return f"{item['name']}\n{item['value']}"
+    raise AssertionError(f"no field {name!r} in {message!r}")
+
+
+class Game:
+    """One Top Stop game at the table: the people, its table message, and (in process) its timers."""
+
+    def __init__(self, table: Table, players: list[Player], bot: Any = None) -> None:
+        self.table = table
+        self.players = players
+        self.bot = bot
+        self.sid = 0
+
+    @classmethod
+    async def open(cls, table: Table, names: list[str], bot: Any = None, **options: Any) -> Game:
+        """The first name opens a lobby, the others join, the host starts."""
+        game = cls(table, [table.user(name) for name in names], bot)
+        host = game.players[0]
+        lobby = (await host.slash("topstop new", **options)).message
+        assert lobby is not None and lobby.button_labels == LOBBY_BUTTONS, lobby
+        for player in game.players[1:]:
+            await player.click(lobby, "Join")
+        await host.click(lobby, "Start")
+        assert lobby.buttons == [] and f"started with {len(names)} players" in lobby.text
+        first = await table.wait_for_message(lambda m: "who spins first?" in m.text, what="the first spin")
+        game.sid = int(re.findall(r"game #(\d+)", first.text)[0])
+        return game
+
+    def named(self, name: str) -> Player:
+        return next(p for p in self.players if p.name.capitalize() == name)
+
+    async def first_spin(self) -> Message:
+        """Everyone still waiting presses Spin (tied players again) until round one's table appears."""
+        first = await self.table.wait_for_message(
+            lambda m: "who spins first?" in m.text, what="the first spin"
+        )
+        for _ in range(10):
+            waiting = re.findall(r"(\w+): waiting…", first.text)
+            if not waiting:
+                break
+            await self.named(waiting[0]).click(first, "Spin")
+        assert first.buttons == []
+        return await self.table.wait_for_message(
+            lambda m: "round 1" in m.text and m.button_labels == ["Spin"], what="round one's table"
+        )
+
+    async def spin(self, message: Message) -> str:
+        """The round's spinner presses Spin: the letter is everyone's, writing is open."""
+        spinner = self.named(SPINNER.findall(message.text)[0])
+        spun = await spinner.click(message, "Spin")
+        assert spun.kind == "update" and spun.message is not None and spun.message.id == message.id
+        [letter] = LETTER.findall(message.text)
+        return letter
+
+    async def write(self, player: Player, message: Message, words: list[str]) -> Reply:
+        """Opens "Write my words" and fills the first fields with `words`, the rest blank."""
+        opened = await player.click(message, "Write my words")
+        assert opened.kind == "modal", opened
+        values = {f"word{i}": words[i - 1] if i <= len(words) else "" for i in range(1, 6)}
+        return await player.submit_modal(values)
+
+    async def timer(self, prefix: str) -> None:
+        """Runs the session's timer `prefix:…` now, as if its deadline had come."""
+        assert self.bot is not None
+        record = await self.bot.sessions.session(self.sid)
+        keys = [key for key in record.timers if key.startswith(f"{prefix}:")]
+        assert keys, f"no {prefix} timer; the timers are {list(record.timers)}"
+        assert await self.bot.sessions.fire_timer(self.sid, keys[0]) is not None
+        await self.table.settle()
+
+
+def rig_next_spin(bot: Any, monkeypatch: pytest.MonkeyPatch, letter: str) -> None:
+    """The next round spin lands on `letter` (FAQ 3: any letter may come up)."""
+    game = bot.sessions.games["topstop"]
+    real = game.resolve_chance
+    pending = [letter]
+
+    def resolve(state: Any, action: dict[str, Any], rng: Any) -> dict[str, Any]:
+        if action.get("do") == "spin" and action.get("letter") is None and state.phase == "spin" and pending:
+            action = {**action, "letter": pending.pop()}
+        return real(state, action, rng)
+
+    monkeypatch.setattr(game, "resolve_chance", resolve)
+
+
+def test_the_word_bank_is_valid():
+    from bot.words import WordService
+
+    words = WordService()
+    for letter, bank in WORDS.items():
+        assert len(bank) == 10 and all(w.startswith(letter.lower()) for w in bank), letter
+        assert [w for w in bank if not words.check(w, "en").valid] == [], letter
+        lemmas = [words.lemmas(w, "en") for w in bank]
+        assert all(a.isdisjoint(b) for i, a in enumerate(lemmas) for b in lemmas[i + 1 :]), letter
+
+
+async def test_three_players_play_two_rounds_with_a_duplicate_disputes_and_votes(
+    product_bot: Any, table: Table, monkeypatch: pytest.MonkeyPatch
+):
+    game = await Game.open(
+        table, ["alice", "bob", "carol"], product_bot, language="en", target=5, mode="base"
+    )
+    alice, bob, carol = game.players
+    lobby = table.channel_messages()[0]
+    assert "target: 5" in lobby.text and "language: en" in lobby.text
+
+    # Round one: the spinner spins, the letter and the writing countdown show for everyone.
+    board = await game.first_spin()
+    letter = await game.spin(board)
+    [deadline] = countdowns(board)
+    assert board.button_labels == ["Write my words", "STOP!", "No words? Ask to re-spin"]
+    assert f"Write 5 words starting with **{letter}** (English)" in board.text
+    later = next(c for c in WORDS if c != letter)  # round two's letter
+    duplicate = WORDS[later][9]
+    mine, his, hers = hand_out(letter)
+    nonsense = f"{letter.lower()}ozquaxe"  # no word of any dictionary
+
+    early = await carol.click(board, "STOP!")
+    assert early.ephemeral and "Submit your words before calling STOP" in early.text
+
+    saved = await game.write(alice, board, [mine[0], nonsense])
+    assert saved.kind == "update" and "Alice (2)" in board.text
+    [confirmation] = saved.followups
+    assert confirmation.ephemeral and confirmation.id in {m.id for m in alice.ephemerals}
+    assert mine[0] in confirmation.text and nonsense in confirmation.text
+    assert all(confirmation.id not in {m.id for m in p.ephemerals} for p in (bob, carol))
+
+    reopened = await alice.click(board, "Write my words")  # the form comes back with her words
+    assert reopened.kind == "modal" and alice.modal is not None
+    inputs = [row["components"][0] for row in alice.modal["components"]]
+    assert [i["custom_id"] for i in inputs] == ["word1", "word2", "word3", "word4", "word5"]
+    assert [i.get("value") for i in inputs] == [mine[0], nonsense, None, None, None]
+    await alice.submit_modal({"word1": mine[0], "word2": nonsense, "word3": mine[1], "word4": mine[2]})
+    await game.write(bob, board, his)
+    await game.write(carol, board, [*hers, duplicate])  # a word on the next letter: the wrong letter
+    assert "Alice (4), Bob (3), Carol (4)" in board.text
+
+    secret = {*mine, nonsense, *his, *hers, duplicate}
+    for message in table.channel_messages():
+        assert not any(re.search(rf"\b{w}\b", message.text) for w in secret), message.text
+
+    stopped = await alice.click(board, "STOP!")
+    assert stopped.kind == "update" and "**Alice** called STOP!" in board.text
+    assert board.button_labels == ["Write my words"]  # STOP is called once a round
+    [grace] = countdowns(board)
+    assert grace < deadline  # the grace period replaces the round time limit
+    final = await alice.click(board, "Write my words")
+    assert final.ephemeral and "your list is final" in final.text
+
+    # The reveal: one message with every list, the crossed-out words struck with their reason.
+    await game.timer("grace")
+    reveal = table.last_message
+    assert reveal.id != board.id and reveal.button_labels == ["Dispute a word"]
+    assert f"~~{nonsense}~~ *not in the dictionary*" in reveal.text
+    assert f"~~{duplicate}~~ *wrong letter*" in reveal.text
+    assert "STOP penalty −1" in field_of(reveal, "Alice")
+    assert all(w in field_of(reveal, "Bob") for w in his)
+    assert countdowns(reveal), "the review window shows its countdown"
+    showing = [m.id for m in table.channel_messages() if his[0] in m.text]
+    assert showing == [reveal.id], "the words are revealed in one message"
+    assert board.buttons == [] and "Writing is closed" in board.text
+
+    await game.timer("review")
+    assert reveal.buttons == []
+    assert field_of(reveal, "Alice").startswith("Alice — +2")  # 3 words − the STOP penalty
+    assert field_of(reveal, "Bob").startswith("Bob — +3") and field_of(reveal, "Carol").startswith(
+        "Carol — +3"
+    )
+    board = table.last_message
+    assert "round 2" in board.text and board.button_labels == ["Spin"]
+    assert "**3** Bob" in field_of(board, "Scores") and "**2** Alice" in field_of(board, "Scores")
+
+    # Round two: the wheel lands on the letter of carol's stray word, which is now used.
+    rig_next_spin(product_bot, monkeypatch, later)
+    assert await game.spin(board) == later
+    mine, his, hers = hand_out(later)
+    await game.write(alice, board, [*mine, duplicate])
+    await game.write(bob, board, [his[0], his[1], mine[0]])  # mine[0]: written by two players
+    await game.write(carol, board, hers)
+    await game.timer("writing")  # nobody called STOP: the round time limit ran out
+    reveal = table.last_message
+    assert f"~~{duplicate}~~ *used in an earlier round*" in field_of(reveal, "Alice")
+    assert f"~~{mine[0]}~~ *written by another player too*" in field_of(reveal, "Alice")
+    assert f"~~{mine[0]}~~ *written by another player too*" in field_of(reveal, "Bob")
+
+    # Alice disputes her duplicate; bob and carol vote and accept it.
+    asked = await alice.click(reveal, "Dispute a word")
+    assert asked.ephemeral and asked.message is not None
+    picked = await alice.select(asked.message, f"{alice.user.id}|{duplicate}")
+    assert picked.kind == "update" and f"You disputed **{duplicate}**" in picked.text
+    assert reveal.button_labels == ["It counts", "Cross it out"]
+    assert f"**Alice** disputes **{duplicate}** by **Alice**" in field_of(reveal, "🗳️ Vote")
+    assert "0/2 voted" in reveal.text and countdowns(reveal)
+    own = await alice.click(reveal, "It counts")
+    assert own.ephemeral and "the other players decide" in own.text
+    voted = await bob.click(reveal, "It counts")
+    assert voted.followups and voted.followups[0].ephemeral and "Your vote is in" in voted.followups[0].text
+    assert "1/2 voted" in reveal.text
+    again = await bob.click(reveal, "Cross it out")
+    assert again.ephemeral and "already voted" in again.text
+    await carol.click(reveal, "It counts")
+    assert reveal.button_labels == ["Dispute a word"]
+    assert f"~~{duplicate}~~" not in reveal.text and duplicate in field_of(reveal, "Alice")
+    assert f"**{duplicate}** (Alice): counted by vote, 2–0" in field_of(reveal, "Votes")
+
+    # Carol disputes one of bob's words; alice and bob split: a tie keeps the verdict.
+    asked = await carol.click(reveal, "Dispute a word")
+    assert asked.message is not None
+    await carol.select(asked.message, f"{bob.user.id}|{his[0]}")
+    await alice.click(reveal, "Cross it out")
+    await bob.click(reveal, "It counts")
+    assert f"**{his[0]}** (Bob): no majority, the verdict stays, 1–1" in field_of(reveal, "Votes")
+    assert f"~~{his[0]}~~" not in reveal.text
+
+    status = await bob.slash("topstop status")
+    assert status.ephemeral and status.message is not None and status.message.buttons == []
+    assert his[1] in status.text and "Scores before this round" in status.text
+
+    # The review closes: carol reaches the target with the most points and wins.
+    await game.timer("review")
+    over = table.last_message
+    assert "game over" in over.text and "🏆 **Carol** wins!" in over.text and over.buttons == []
+    scores = field_of(over, "Final scores")
+    assert scores.index("**6** Carol") < scores.index("**5** Alice") and "**5** Bob" in scores
+    assert all(m.pinged == [] for m in table.channel_messages())
+
+    board = await alice.slash("leaderboard", game="topstop")
+    assert f"**1.** {carol.mention} — 1 win(s) in 1 game(s), best 6" in board.text
+    assert alice.mention in board.text and bob.mention in board.text
+    gone = await alice.slash("topstop status")
+    assert gone.ephemeral and "No Top Stop game is open in this channel" in gone.text
+
+
+def snapshot(table: Table) -> list[dict[str, Any]]:
+    return [copy.deepcopy(m.raw) for m in table.channel_messages()]
+
+
+async def refused(game: Game, action: Awaitable[Reply], text: str) -> None:
+    """The action gets an ephemeral refusal saying `text`, and the game and its messages stay as they were."""
+    version, before = (await game.bot.sessions.session(game.sid)).version, snapshot(game.table)
+    reply = await action
+    assert reply.ephemeral and text in reply.text, reply.text
+    assert (await game.bot.sessions.session(game.sid)).version == version
+    assert snapshot(game.table) == before
+
+
+async def test_a_spectator_sees_everything_public_and_can_act_on_nothing(product_bot: Any, table: Table):
+    game = await Game.open(table, ["alice", "bob"], product_bot, language="en")
+    alice, bob = game.players
+    dave = table.user("dave")
+    watching = "You are not playing in this game"
+
+    await refused(game, dave.click(table.last_message, "Spin"), watching)
+    board = await game.first_spin()
+    await refused(game, dave.click(board, "Spin"), watching)
+    letter = await game.spin(board)
+    await refused(
+        game, dave.click(board, "Write my words"), "You are not playing in this game; you can watch."
+    )
+    await refused(game, dave.click(board, "No words? Ask to re-spin"), watching)
+    mine, his, _ = hand_out(letter)
+    await game.write(alice, board, mine)
+    await game.write(bob, board, his)
+    await refused(game, dave.click(board, "STOP!"), watching)
+    await refused(game, dave.slash("topstop leave"), watching)
+    await refused(game, dave.slash("topstop end"), "Only the host or a member with Manage Server")
+    await refused(game, bob.slash("topstop end"), "Only the host or a member with Manage Server")
+
+    status = await dave.slash("topstop status")  # what the table shows, and nothing private
+    assert status.ephemeral and "Submitted: Alice (3), Bob (3)" in status.text
+    assert "Your words" not in status.text and not any(w in status.text for w in (*mine, *his))
+
+    await game.timer("writing")
+    reveal = table.last_message
+    await refused(game, dave.click(reveal, "Dispute a word"), "Only players can dispute a word.")
+    asked = await alice.click(reveal, "Dispute a word")
+    assert asked.message is not None
+    await alice.select(asked.message, f"{bob.id}|{his[0]}")
+    await refused(game, dave.click(reveal, "It counts"), watching)
+    await refused(game, dave.click(reveal, "Cross it out"), watching)
+    await bob.click(reveal, "It counts")  # the only voter: the vote closes
+    assert f"**{his[0]}** (Bob): counted by vote, 1–0" in field_of(reveal, "Votes")
+
+    ended = await table.user("dev").slash("topstop end")  # Manage Server, not a player
+    assert ended.ephemeral and "The game is over." in ended.text
+    over = await table.wait_for_message(lambda m: "game over" in m.text, what="the final table")
+    assert "🏆 **Alice**, **Bob** win!" in over.text
+    assert reveal.buttons == [] and "Scoring" not in reveal.text  # the review message is closed
+
+
+async def test_players_leave_and_the_game_goes_on_while_two_remain(product_bot: Any, table: Table):
+    alice = table.user("alice")
+    for command in ("topstop status", "topstop leave", "topstop end"):
+        nothing = await alice.slash(command, channel="games")
+        assert nothing.ephemeral, command
+        assert "No Top Stop game is open in this channel. Start one with `/topstop new`." in nothing.text
+    assert table.channel_messages("games") == []
+
+    game = await Game.open(
+        table, ["alice", "bob", "carol", "erin"], product_bot, language="en", writing_time=90, grace=5
+    )
+    alice, bob, carol, erin = game.players
+    assert (
+        "grace: 5" in table.channel_messages()[0].text
+        and "writing_time: 90" in table.channel_messages()[0].text
+    )
+    busy = await bob.slash("topstop new")
+    assert busy.ephemeral and "A game is already open in this channel" in busy.text
+
+    board = await game.first_spin()
+    letter = await game.spin(board)
+    mine, hers, his = hand_out(letter)
+    await game.write(carol, board, hers)
+    left = await carol.slash("topstop leave")
+    assert left.ephemeral and "You left the game." in left.text
+    assert "Carol (left)" in field_of(board, "Scores") and board.button_labels[0] == "Write my words"
+    assert "Carol" not in board.text.split("Submitted:")[1].split("\n")[0]  # her words are dropped
+    await refused(game, carol.click(board, "Write my words"), "You have left this game.")
+    await refused(game, carol.slash("topstop leave"), "You have left this game.")
+
+    await game.write(alice, board, mine)
+    await game.write(erin, board, his)  # bob writes nothing
+    await game.timer("writing")
+    reveal = table.last_message
+    assert field_of(reveal, "Bob").startswith("Bob — +0\n*(no words)*")
+    assert not any(w in m.text for m in table.channel_messages() for w in hers)  # never revealed
+    await game.timer("review")
+    assert field_of(reveal, "Bob").startswith("Bob — +0") and "STOP penalty" not in reveal.text
+    board = table.last_message
+    assert "**3** Alice" in field_of(board, "Scores") and "**0** Bob" in field_of(board, "Scores")
+
+    # The host leaves: the game goes on with bob and erin, and bob (the first seat left) hosts.
+    await alice.slash("topstop leave")
+    assert "round 2" in board.text and "Alice (left)" in field_of(board, "Scores")
+    await refused(game, alice.slash("topstop end"), "Only the host or a member with Manage Server")
+    ended = await bob.slash("topstop end")
+    assert ended.ephemeral and "The game is over." in ended.text
+    over = await table.wait_for_message(lambda m: "game over" in m.text, what="the final table")
+    assert "🏆 **Erin** wins!" in over.text and board.buttons == []
+    assert (
+        "round 2" in board.text
+        and "The game ended before the words of this round were revealed." in board.text
+    )
+
+
+async def test_a_restart_during_writing_keeps_every_word_and_the_deadline(
+    spawn_bot: SpawnBot, fake_discord: FakeDiscord, table: Table
+):
+    first = await spawn_bot(PRODUCT)
+    await wait_for_new_session(fake_discord, first)
+    game = await Game.open(table, ["alice", "bob", "carol"], language="en")
+    alice, bob, carol = game.players
+    board = await game.first_spin()
+    letter = await game.spin(board)
+    mine, his, hers = hand_out(letter)
+    await game.write(alice, board, mine)
+    await game.write(bob, board, his)
+    [deadline] = countdowns(board)
+    shown = board.text
+
+    session = fake_discord.gateway.current
+    await first.kill()  # SIGKILL: no clean-up
+    second = await spawn_bot(PRODUCT)  # same database
+    await wait_for_new_session(fake_discord, second, previous=session)
+
+    for player, words, others in ((alice, mine, his), (bob, his, mine)):
+        status = await player.slash("topstop status")
+        assert status.ephemeral and f"Your words (only you see this)\n{', '.join(words)}" in status.text
+        assert not any(w in status.text for w in others)
+        assert countdowns(status.message) == [deadline]  # type: ignore[arg-type]
+    assert board.text == shown and countdowns(board) == [deadline]
+
+    reopened = await alice.click(board, "Write my words")  # the old message's button, a new process
+    assert reopened.kind == "modal" and alice.modal is not None
+    assert [row["components"][0].get("value") for row in alice.modal["components"]] == [*mine, None, None]
+    saved = await alice.submit_modal({"word1": mine[0], "word2": mine[1], "word3": mine[2], "word4": hers[2]})
+    assert saved.kind == "update" and saved.followups and saved.followups[0].ephemeral
+    await game.write(carol, board, hers[:2])
+    assert "Submitted: Alice (4), Bob (3), Carol (2)" in board.text
+    assert countdowns(board) == [deadline]  # drawn again by the new process, from the stored deadline
+    assert await second.stop(signal.SIGTERM) == 0
+
+
+async def test_a_click_on_a_table_message_just_posted_lands_on_it(
+    product_bot: Any, table: Table, monkeypatch: pytest.MonkeyPatch
+):
+    # The new message's id reaches the database a moment after the message appears; a click in that
+    # moment used to redraw the previous message (the lobby, the first spin) with the new stage.
+    remember = product_bot.sessions.set_message
+
+    async def slowly(session_id: int, message_id: int) -> None:
+        await asyncio.sleep(0.3)
+        await remember(session_id, message_id)
+
+    monkeypatch.setattr(product_bot.sessions, "set_message", slowly)
+    game = await Game.open(table, ["alice", "bob"], product_bot, language="en")
+    board = await game.first_spin()
+    letter = await game.spin(board)
+    lobby, first, _ = table.channel_messages()
+    assert "The game has started with 2 players" in lobby.text and lobby.buttons == []
+    assert "who spins first?" in first.text and first.buttons == []
+    assert f"Write 5 words starting with **{letter}**" in board.text and "STOP!" in board.button_labels
