@@ -131,8 +131,9 @@ class Game:
         spinner = self.named(SPINNER.findall(message.text)[0])
         spun = await spinner.click(message, "Spin")
         assert spun.kind == "update" and spun.message is not None and spun.message.id == message.id
-        [letter] = LETTER.findall(message.text)
-        return letter
+        letters: list[str] = LETTER.findall(message.text)
+        assert len(letters) == 1, message.text
+        return letters[0]
 
     async def write(self, player: Player, message: Message, words: list[str]) -> Reply:
         """Opens "Write my words" and fills the first fields with `words`, the rest blank."""
@@ -160,12 +161,13 @@ def rig_next_spin(bot: Any, monkeypatch: pytest.MonkeyPatch, letter: str) -> Non
     def resolve(state: Any, action: dict[str, Any], rng: Any) -> dict[str, Any]:
         if action.get("do") == "spin" and action.get("letter") is None and state.phase == "spin" and pending:
             action = {**action, "letter": pending.pop()}
-        return real(state, action, rng)
+        resolved: dict[str, Any] = real(state, action, rng)
+        return resolved
 
     monkeypatch.setattr(game, "resolve_chance", resolve)
 
 
-def test_the_word_bank_is_valid():
+def test_the_word_bank_is_valid() -> None:
     from bot.words import WordService
 
     words = WordService()
@@ -178,7 +180,7 @@ def test_the_word_bank_is_valid():
 
 async def test_three_players_play_two_rounds_with_a_duplicate_disputes_and_votes(
     product_bot: Any, table: Table, monkeypatch: pytest.MonkeyPatch
-):
+) -> None:
     game = await Game.open(
         table, ["alice", "bob", "carol"], product_bot, language="en", target=5, mode="base"
     )
@@ -306,9 +308,9 @@ async def test_three_players_play_two_rounds_with_a_duplicate_disputes_and_votes
     assert scores.index("**6** Carol") < scores.index("**5** Alice") and "**5** Bob" in scores
     assert all(m.pinged == [] for m in table.channel_messages())
 
-    board = await alice.slash("leaderboard", game="topstop")
-    assert f"**1.** {carol.mention} — 1 win(s) in 1 game(s), best 6" in board.text
-    assert alice.mention in board.text and bob.mention in board.text
+    leaders = await alice.slash("leaderboard", game="topstop")
+    assert f"**1.** {carol.mention} — 1 win(s) in 1 game(s), best 6" in leaders.text
+    assert alice.mention in leaders.text and bob.mention in leaders.text
     gone = await alice.slash("topstop status")
     assert gone.ephemeral and "No Top Stop game is open in this channel" in gone.text
 
@@ -326,7 +328,9 @@ async def refused(game: Game, action: Awaitable[Reply], text: str) -> None:
     assert snapshot(game.table) == before
 
 
-async def test_a_spectator_sees_everything_public_and_can_act_on_nothing(product_bot: Any, table: Table):
+async def test_a_spectator_sees_everything_public_and_can_act_on_nothing(
+    product_bot: Any, table: Table
+) -> None:
     game = await Game.open(table, ["alice", "bob"], product_bot, language="en")
     alice, bob = game.players
     dave = table.user("dave")
@@ -370,7 +374,7 @@ async def test_a_spectator_sees_everything_public_and_can_act_on_nothing(product
     assert reveal.buttons == [] and "Scoring" not in reveal.text  # the review message is closed
 
 
-async def test_players_leave_and_the_game_goes_on_while_two_remain(product_bot: Any, table: Table):
+async def test_players_leave_and_the_game_goes_on_while_two_remain(product_bot: Any, table: Table) -> None:
     alice = table.user("alice")
     for command in ("topstop status", "topstop leave", "topstop end"):
         nothing = await alice.slash(command, channel="games")
@@ -427,7 +431,7 @@ async def test_players_leave_and_the_game_goes_on_while_two_remain(product_bot: 
 
 async def test_a_restart_during_writing_keeps_every_word_and_the_deadline(
     spawn_bot: SpawnBot, fake_discord: FakeDiscord, table: Table
-):
+) -> None:
     first = await spawn_bot(PRODUCT)
     await wait_for_new_session(fake_discord, first)
     game = await Game.open(table, ["alice", "bob", "carol"], language="en")
@@ -465,7 +469,7 @@ async def test_a_restart_during_writing_keeps_every_word_and_the_deadline(
 
 async def test_a_click_on_a_table_message_just_posted_lands_on_it(
     product_bot: Any, table: Table, monkeypatch: pytest.MonkeyPatch
-):
+) -> None:
     # The new message's id reaches the database a moment after the message appears; a click in that
     # moment used to redraw the previous message (the lobby, the first spin) with the new stage.
     remember = product_bot.sessions.set_message
