@@ -248,12 +248,24 @@ class GermanChecker(LanguageChecker):
             accepted.insert(0, low)
         if accepted:
             return tuple(accepted), NOT_A_WORD
+        if self._short_imperative(low):
+            return (low,), NOT_A_WORD
         if k in self.lists.names or title in self.data.names:
             return (), PROPER_NOUN
         # Neither lower-case nor Capitalised passed, so an ALL-CAPS pass means a capitals-only entry (ADAC).
         if k in self.data.acronyms or k in self.dotted or self.speller.check(low.upper()):
             return (), ABBREVIATION
         return (), NOT_A_WORD
+
+    def _short_imperative(self, low: str) -> bool:
+        """Saug! Kauf! The imperative without its -e is standard German, but hunspell lists it only for
+        some verbs: accept a stem whose -en form is a known verb and whose -e form is a word."""
+        return (
+            len(low) >= 3
+            and low[-1] not in "aeiouäöü"
+            and key(low + "en") in self.lists.verbs.keys
+            and self.speller.check(low + "e")
+        )
 
     def _title_reason(self, title: str, k: str) -> str | None:
         """None when an accepted capitalised word is a common noun, else why not."""

@@ -209,3 +209,11 @@ def test_shared_between_threads(ws: WordService) -> None:
     for t in threads:
         t.join()
     assert all(r == expected for r in results)
+
+
+def test_german_short_imperative_of_a_known_verb_is_a_word(ws):
+    # The rulebook's example 5 plays SAUG: the imperative without -e is standard German.
+    for tiles in ("SAUG", "HUST", "BLAS"):
+        assert ws.check_tiles(tiles).valid, tiles
+    for tiles in ("BERL", "HAUSG", "SAUK"):
+        assert not ws.check_tiles(tiles).valid, tiles
