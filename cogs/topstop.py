@@ -570,7 +570,7 @@ class TopStop(GameCog, name="Top Stop"):
                         GAME, sid, "stop", "STOP!", emoji="🛑", style=discord.ButtonStyle.danger
                     )
                 )
-            if not current.get("submitted"):
+            if not any(current.get("submitted", {}).values()):  # FAQ 2: until someone has words
                 items.append(components.button(GAME, sid, "respin", "No words? Ask to re-spin"))
         elif phase == "review":
             if current.get("dispute"):

@@ -278,3 +278,14 @@ async def test_twelve_players_with_five_long_words_fit_discords_limits() -> None
     assert len(view.children) <= 25
     ids = [item.custom_id for item in view.children if isinstance(item, components.TableItem)]
     assert len(ids) == 2 and all(len(i) <= 100 and components.CUSTOM_ID.fullmatch(i) for i in ids)
+
+
+async def test_re_spin_is_offered_until_someone_has_words_and_a_unanimous_one_spins_again() -> None:
+    table = round_one(["ann", "bob"])
+    table.write({"ann": []})  # an empty list is no words (FAQ 2)
+    assert table.labels() == ["Write my words", "STOP!", "No words? Ask to re-spin"]
+    table.act("ann", do="respin")
+    assert "Re-spin asked by 1 of 2." in table.text()
+    table.act("bob", do="respin")
+    assert "**Ann** spins the letter.\nRe-spun by everyone's wish: P." in table.text()
+    assert table.labels() == ["Spin"]

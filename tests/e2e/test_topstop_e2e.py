@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import functools
 import re
 import signal
 from collections.abc import Awaitable, Iterator
@@ -63,6 +64,22 @@ WORDS = {
         "Z": "zebra zero zinc zipper zone zoo zeal zest zombie zucchini",
     }.items()
 }
+
+
+@functools.cache
+def shared_words() -> Any:
+    from bot.words.service import WordService
+
+    return WordService()
+
+
+@pytest.fixture(autouse=True)
+def _words_load_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The in-process bots of this module share one words service, so the dictionaries load once, not
+    once a test (the bot warms all three languages at start-up: seconds of CPU)."""
+    import bot.words
+
+    monkeypatch.setattr(bot.words, "WordService", shared_words)
 
 
 def hand_out(letter: str) -> Iterator[list[str]]:
@@ -168,9 +185,7 @@ def rig_next_spin(bot: Any, monkeypatch: pytest.MonkeyPatch, letter: str) -> Non
 
 
 def test_the_word_bank_is_valid() -> None:
-    from bot.words import WordService
-
-    words = WordService()
+    words = shared_words()
     for letter, bank in WORDS.items():
         assert len(bank) == 10 and all(w.startswith(letter.lower()) for w in bank), letter
         assert [w for w in bank if not words.check(w, "en").valid] == [], letter
