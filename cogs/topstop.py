@@ -401,6 +401,8 @@ class TopStop(GameCog, name="Top Stop"):
                 lines.append(f"The bot spins for whoever has not {relative_time(deadline)}.")
         elif view.get("round"):
             lines.append(f"**{_name(record, view['round']['spinner'])}** spins first.")
+        else:
+            lines.append("The game ended before the first round.")
         embed.description = "\n".join(lines)
         return embed
 

@@ -289,3 +289,12 @@ async def test_re_spin_is_offered_until_someone_has_words_and_a_unanimous_one_sp
     table.act("bob", do="respin")
     assert "**Ann** spins the letter.\nRe-spun by everyone's wish: P." in table.text()
     assert table.labels() == ["Spin"]
+
+
+async def test_a_game_ended_during_the_first_spin_says_so() -> None:
+    table = Table(["ann", "bob", "cat"], first_spin=True)
+    table.act("ann", do="spin", letter="C")
+    events = table.act("ann", do="end")
+    closed = embed_text(table.cog.closing_embed(table.record, table.view(), events))
+    assert "who spins first?" in closed and "The game ended before the first round." in closed
+    assert "waiting" not in closed and table.labels() == []
