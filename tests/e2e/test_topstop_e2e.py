@@ -93,6 +93,12 @@ def leaked(messages: list[Message], words: set[str]) -> list[str]:
     return sorted(w for w in words if any(re.search(rf"\b{w}\b", m.text) for m in messages))
 
 
+def changed(message: Message) -> Callable[[], bool]:
+    """True once the message reads differently from now."""
+    before = message.text
+    return lambda: message.text != before
+
+
 def countdowns(message: Message) -> list[int]:
     return [int(t) for t in COUNTDOWN.findall(message.text)]
 
@@ -142,7 +148,10 @@ class Game:
             waiting = re.findall(r"(\w+): waiting…", first.text)
             if not waiting:
                 break
+            spun = changed(first)
             await self.named(waiting[0]).click(first, "Spin")
+            # The letter (or the close, when this spin settles it) may be drawn after the answer.
+            await self.until(spun, f"{waiting[0]}'s spin on the table")
         board = await self.table.wait_for_message(
             lambda m: "round 1" in m.text and m.button_labels == ["Spin"], what="round one's table"
         )
