@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import importlib.util
 import logging
 import warnings
@@ -196,6 +197,14 @@ async def minimal_bot(point_discord: FakeDiscord, bot_errors: Any) -> AsyncItera
         await stop_in_process(bot, task)
 
 
+@functools.cache
+def shared_words() -> Any:
+    """One words service for every in-process bot of the run: the dictionaries load once, not per test."""
+    from bot.words.service import WordService
+
+    return WordService()
+
+
 @pytest.fixture
 async def product_bot(
     point_discord: FakeDiscord, bot_errors: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
@@ -203,8 +212,12 @@ async def product_bot(
     """The product bot (bot.app.TopBot) in this process, configured as in production from the environment."""
     if PRODUCT_MISSING:
         pytest.skip("bot.app is not importable yet")
+    import bot.words
     from bot.app import TopBot
     from bot.config import Settings
+
+    # The bot warms all three languages at start-up (seconds of CPU); in-process bots share one service.
+    monkeypatch.setattr(bot.words, "WordService", shared_words)
 
     monkeypatch.setenv("DISCORD_TOKEN", point_discord.token)
     monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "bot.db"))

@@ -344,7 +344,8 @@ class Player:
                 return {
                     "type": 4,
                     "custom_id": component["custom_id"],
-                    "value": values.get(component["custom_id"], ""),
+                    # What the person leaves untouched is sent as prefilled, as Discord's client does.
+                    "value": values.get(component["custom_id"], component.get("value") or ""),
                 }
             return None
 

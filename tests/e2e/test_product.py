@@ -143,12 +143,18 @@ async def _first_round(table: Table) -> Message:
     def round_one() -> Message | None:
         return next((m for m in table.channel_messages() if "round 1" in m.text), None)
 
-    # Everyone spins; a tie for the letter closest to A means the tied players spin again.
+    def first_spin() -> Message | None:
+        return next((m for m in table.channel_messages() if "who spins first" in m.text), None)
+
+    # Everyone spins on the first-spin message (never on round one's, which may just have appeared);
+    # a tie for the letter closest to A means the tied players spin again.
+    await table.fake.wait_until(first_spin, within=5, what="the first-spin table")
     for _ in range(5):
         for player in (alice, bob, carol):
-            if round_one() is None:
-                spin = await table.wait_for_message(lambda m: "Spin" in m.button_labels, what="a Spin button")
-                await player.click(spin, "Spin")  # out of turn: an ephemeral refusal
+            message = first_spin()
+            if round_one() is not None or message is None or "Spin" not in message.button_labels:
+                break
+            await player.click(message, "Spin")  # one who already spun gets an ephemeral refusal
     return await table.fake.wait_until(round_one, within=5, what="the round-one table")
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import functools
 import re
 import signal
 from collections.abc import Awaitable, Callable, Iterator
@@ -18,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import requires_product
+from .conftest import requires_product, shared_words
 from .driver import Message, Player, Reply, Table
 from .fake_discord import FakeDiscord
 from .process import SpawnBot, wait_for_new_session
@@ -64,22 +63,6 @@ WORDS = {
         "Z": "zebra zero zinc zipper zone zoo zeal zest zombie zucchini",
     }.items()
 }
-
-
-@functools.cache
-def shared_words() -> Any:
-    from bot.words.service import WordService
-
-    return WordService()
-
-
-@pytest.fixture(autouse=True)
-def _words_load_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The in-process bots of this module share one words service, so the dictionaries load once, not
-    once a test (the bot warms all three languages at start-up: seconds of CPU)."""
-    import bot.words
-
-    monkeypatch.setattr(bot.words, "WordService", shared_words)
 
 
 def hand_out(letter: str) -> Iterator[list[str]]:
