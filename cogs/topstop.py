@@ -144,11 +144,17 @@ class TopStop(GameCog, name="Top Stop"):
             await reply_private(interaction, "You left the game.")
             await self.show(result.session, result.events)
 
-    @group.command(name="end", description="End the game in this channel (host or Manage Server)")
+    @group.command(
+        name="end", description="End the game here (host or Manage Server; other players ask by vote)"
+    )
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         record = await self._channel_game(interaction)
         if not await self._may_end(interaction, record):
-            raise NotAPlayer("Only the host or a member with Manage Server can end this game.")
+            if record.status == "lobby":
+                raise NotAPlayer("Only the host or a member with Manage Server can close this lobby.")
+            # Another player asks the table; ask_to_end refuses anyone who is not playing.
+            await self.ask_to_end(interaction, record)
+            return
         if record.status == "lobby":
             record = await self.bot.sessions.cancel(record.id)
             await reply_private(interaction, "The lobby is closed.")

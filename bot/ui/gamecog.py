@@ -73,7 +73,9 @@ class GameCog(commands.Cog):
         view = await self.bot.sessions.view(record.id, None)
         still_playing = [p for p in record.players if p not in view.get("left", [])]
         if asker not in still_playing:
-            raise NotAPlayer("Only the host, a player or a member with Manage Server can end this game.")
+            raise NotAPlayer(
+                "Only the host or a member with Manage Server can end this game; players may ask the table."
+            )
         voters = [p for p in still_playing if p != asker]
         channel = self.bot.get_partial_messageable(record.channel_id)
         await reply_private(interaction, "The other players are asked whether to end the game now.")

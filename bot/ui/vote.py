@@ -124,15 +124,37 @@ class VoteService:
         async with self.bot.store.transaction() as tx:
             await self.bot.store.votes.cast(tx, vote_id, voter, yes, self.clock())
         ballots = await self.bot.store.votes.ballots(vote_id)
-        await interaction.response.edit_message(embed=self.embed(vote, ballots))
-        await reply_private(
-            interaction, f"Your vote: {'yes' if yes else 'no'}. You may change it until it closes."
-        )
-        if set(ballots) >= set(vote.eligible):
-            await self.close(vote_id)
+        if set(ballots) < set(vote.eligible):
+            await interaction.response.edit_message(embed=self.embed(vote, ballots))
+            await reply_private(
+                interaction, f"Your vote: {'yes' if yes else 'no'}. You may change it until it closes."
+            )
+            return
+        # The last ballot closes the vote: the click's own answer shows the result, with no second edit.
+        closed = await self._close_in_store(vote_id)
+        if closed is None:
+            raise GameOver("This vote is closed.")
+        vote, ballots, result = closed
+        await interaction.response.edit_message(embed=self.embed(vote, ballots), view=None)
+        await reply_private(interaction, f"Your vote: {'yes' if yes else 'no'}. That was the last ballot.")
+        await self._announce(vote, result)
 
     async def close(self, vote_id: int) -> VoteResult | None:
         """Count and close; None when it was already closed (e.g. timer and last ballot at once)."""
+        closed = await self._close_in_store(vote_id)
+        if closed is None:
+            return None
+        vote, ballots, result = closed
+        if vote.message_id is not None:
+            message = self.bot.get_partial_messageable(vote.channel_id).get_partial_message(vote.message_id)
+            try:
+                await message.edit(embed=self.embed(vote, ballots), view=None)
+            except discord.HTTPException:
+                log.warning("could not update the message of vote %d", vote_id)
+        await self._announce(vote, result)
+        return result
+
+    async def _close_in_store(self, vote_id: int) -> tuple[VoteRecord, dict[str, bool], VoteResult] | None:
         ballots = await self.bot.store.votes.ballots(vote_id)
         result = tally(ballots)
         async with self.bot.store.transaction() as tx:
@@ -144,16 +166,12 @@ class VoteService:
             task.cancel()
         vote = await self.bot.store.votes.get(vote_id)
         assert vote is not None
-        if vote.message_id is not None:
-            message = self.bot.get_partial_messageable(vote.channel_id).get_partial_message(vote.message_id)
-            try:
-                await message.edit(embed=self.embed(vote, ballots), view=None)
-            except discord.HTTPException:
-                log.warning("could not update the message of vote %d", vote_id)
+        return vote, ballots, result
+
+    async def _announce(self, vote: VoteRecord, result: VoteResult) -> None:
         handler = self.handlers.get(vote.kind)
         if handler is not None:
             await handler(vote, result)
-        return result
 
     def _arm(self, vote: VoteRecord) -> None:
         self._timers[vote.id] = asyncio.create_task(self._wait_and_close(vote))

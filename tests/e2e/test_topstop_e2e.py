@@ -368,7 +368,6 @@ async def test_a_spectator_sees_everything_public_and_can_act_on_nothing(
     await refused(game, dave.click(board, "STOP!"), watching)
     await refused(game, dave.slash("topstop leave"), watching)
     await refused(game, dave.slash("topstop end"), "Only the host or a member with Manage Server")
-    await refused(game, bob.slash("topstop end"), "Only the host or a member with Manage Server")
 
     status = await dave.slash("topstop status")  # what the table shows, and nothing private
     assert status.ephemeral and "Submitted: Alice (3), Bob (3)" in status.text
