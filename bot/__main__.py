@@ -10,6 +10,7 @@ import sys
 import discord
 
 from bot.config import Settings, SettingsError
+from bot.store import SchemaTooNew, Store
 
 log = logging.getLogger("bot")
 
@@ -25,7 +26,13 @@ async def run(settings: Settings) -> int:
     assert settings.token is not None
     if settings.application_id:
         print(f"Invite the bot: {invite_url(settings.application_id)}", flush=True)
-    bot = TopBot(settings)
+    try:
+        # Opened (and migrated) before logging in, so that an unusable database stops us at once.
+        store = await Store.open(settings.database_path)
+    except SchemaTooNew as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    bot = TopBot(settings, store)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):

@@ -21,6 +21,7 @@ from bot.games import GAME_PACKAGES, make_game
 from bot.store import SessionRecord, Store
 from bot.ui.components import TableItem, dispatch_modal_submit
 from bot.ui.replies import NO_MENTIONS, reply_error, unwrap
+from bot.ui.translator import CommandTranslator
 from bot.ui.vote import VoteService
 
 log = logging.getLogger(__name__)
@@ -53,7 +54,7 @@ class TopBot(commands.Bot):
     store: Store
     sessions: SessionManager
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, store: Store | None = None) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -61,6 +62,8 @@ class TopBot(commands.Bot):
             help_command=None,
         )
         self.settings = settings
+        if store is not None:
+            self.store = store
         self.words: Any = None
         self.table_listeners: dict[str, TableListener] = {}
         self.votes = VoteService(self)
@@ -69,7 +72,8 @@ class TopBot(commands.Bot):
         self._warmer: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.database_path)
+        if not hasattr(self, "store"):
+            self.store = await Store.open(self.settings.database_path)
         from bot.words import WordService
 
         self.words = WordService()
@@ -80,6 +84,9 @@ class TopBot(commands.Bot):
         self.add_listener(dispatch_modal_submit, "on_interaction")
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        await self.tree.set_translator(
+            CommandTranslator(getattr(cog, "command_translations", {}) for cog in self.cogs.values())
+        )
         # Restore after the cogs are loaded, so that a timer already due finds its cog to update the table.
         await self.sessions.start()
         await self.votes.start()
@@ -94,7 +101,14 @@ class TopBot(commands.Bot):
         guild = discord.Object(id=self.settings.dev_guild_id) if self.settings.dev_guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        translator = self.tree.translator
+        # The translated payload, so that a changed translation is synced too.
+        payload = [
+            await command.get_translated_payload(self.tree, translator)
+            if translator is not None
+            else command.to_dict(self.tree)
+            for command in self.tree.get_commands(guild=guild)
+        ]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         key = f"command_tree_hash:{guild.id if guild else 'global'}"
         if await self.store.meta.get(key) == digest:

@@ -9,6 +9,7 @@ from pathlib import Path
 from dotenv import load_dotenv
 
 LANGUAGES = ("en", "fr", "de")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 class SettingsError(ValueError):
@@ -33,12 +34,15 @@ class Settings:
         language = os.environ.get("DEFAULT_LANGUAGE", "en").strip().lower() or "en"
         if language not in LANGUAGES:
             raise SettingsError(f"DEFAULT_LANGUAGE must be one of {', '.join(LANGUAGES)}, not {language!r}")
+        log_level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+        if log_level not in LOG_LEVELS:
+            raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
         return cls(
             token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
             database_path=Path(os.environ.get("DATABASE_PATH", "data/bot.db")),
             dev_guild_id=_optional_int("DEV_GUILD_ID"),
             default_language=language,
-            log_level=os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
+            log_level=log_level,
             lobby_minutes=_positive_float("LOBBY_MINUTES", 15.0),
             application_id=_optional_int("DISCORD_APPLICATION_ID"),
         )

@@ -164,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.session is not None:
             if not args.db:
                 raise ScenarioError("--session needs --db PATH")
+            if not Path(args.db).is_file():  # opening it would create an empty database there
+                raise ScenarioError(f"no database at {args.db}")
             print(json.dumps(asyncio.run(export_session(args.session, args.db)), ensure_ascii=False))
             return 0
         if not args.files:

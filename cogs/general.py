@@ -47,6 +47,31 @@ def rules_summary(text: str, limit: int = 4000) -> str:
 
 
 class General(commands.Cog):
+    """/help, /rules, /leaderboard, /settings and /profile: what every game shares."""
+
+    command_translations = {
+        "de": {
+            "What this bot does and how to play": "Was dieser Bot kann und wie man spielt",
+            "The rules of a game as this bot plays them": "Die Regeln eines Spiels, wie dieser Bot sie spielt",
+            "Which game": "Welches Spiel",
+            "The best players of a game in this server": "Die besten Spieler eines Spiels auf diesem Server",
+            "Server settings for the games": "Servereinstellungen für die Spiele",
+            "The default language of new word games here": "Die Standardsprache neuer Wortspiele hier",
+            "Your player profile": "Dein Spielerprofil",
+            "Your birthday (month and day), for birthday cards": "Dein Geburtstag (Monat und Tag) für Geburtstagskarten",
+        },
+        "fr": {
+            "What this bot does and how to play": "Ce que fait ce bot et comment jouer",
+            "The rules of a game as this bot plays them": "Les règles d'un jeu, telles que ce bot les applique",
+            "Which game": "Quel jeu",
+            "The best players of a game in this server": "Les meilleurs joueurs d'un jeu sur ce serveur",
+            "Server settings for the games": "Réglages du serveur pour les jeux",
+            "The default language of new word games here": "La langue par défaut des nouveaux jeux de mots ici",
+            "Your player profile": "Votre profil de joueur",
+            "Your birthday (month and day), for birthday cards": "Votre anniversaire (mois et jour), pour les cartes d'anniversaire",
+        },
+    }
+
     def __init__(self, bot: TopBot) -> None:
         self.bot = bot
 

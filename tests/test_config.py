@@ -63,3 +63,35 @@ def test_without_a_token_the_bot_exits_2_with_one_clear_line(tmp_path):
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0] and "developers/applications" in lines[0]
+
+
+def run_bot(tmp_path, **env):
+    root = str(__import__("pathlib").Path(__file__).parent.parent)
+    return subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": root, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_a_bad_setting_exits_2_with_one_line_naming_it(tmp_path):
+    result = run_bot(tmp_path, DISCORD_TOKEN="x", LOG_LEVEL="verbose")
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "LOG_LEVEL" in lines[0]
+
+
+def test_a_database_from_a_newer_bot_stops_it_before_logging_in(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "newer.db"
+    with sqlite3.connect(path) as connection:
+        connection.execute("PRAGMA user_version = 999")
+    # A token is set: without the check the bot would try to log in (and fail on the network instead).
+    result = run_bot(tmp_path, DISCORD_TOKEN="x", DATABASE_PATH=str(path))
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "schema version 999" in lines[0], result.stderr

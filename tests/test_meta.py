@@ -76,3 +76,43 @@ def test_every_game_has_a_rules_page():
 
     for game in GAME_TITLES:
         assert (ROOT / "docs" / "rules" / f"{game}.md").is_file(), game
+
+
+def command_texts(cog):
+    """Every translatable English text of a cog's slash commands: descriptions and choice names."""
+    texts = set()
+    for _, command in walk(cog.get_app_commands()):
+        texts.add(command.description)
+        for parameter in getattr(command, "parameters", []):
+            texts.add(parameter.description)
+            texts.update(choice.name for choice in parameter.choices)
+    # Names (games, languages) and figures read the same in every language.
+    from cogs.general import GAME_CHOICES, LANGUAGE_CHOICES
+
+    same_everywhere = {"…"} | {c.name for c in GAME_CHOICES + LANGUAGE_CHOICES}
+    return {text for text in texts if any(ch.isalpha() for ch in text)} - same_everywhere
+
+
+async def test_command_translations_are_complete_current_and_short(bot):
+    translated = [cog for cog in bot.cogs.values() if getattr(cog, "command_translations", None)]
+    assert {type(cog).__name__ for cog in translated} >= {"General"}
+    for cog in translated:
+        texts = command_texts(cog)
+        for language, table in cog.command_translations.items():
+            assert language in {"de", "fr"}, cog
+            missing, stale = texts - set(table), set(table) - texts
+            assert not missing and not stale, (type(cog).__name__, language, missing, stale)
+            assert all(1 <= len(text) <= 100 for text in table.values()), (cog, language)
+
+
+async def test_synced_payloads_carry_the_translations(bot):
+    from bot.ui.translator import CommandTranslator
+
+    await bot.tree.set_translator(
+        CommandTranslator(cog.command_translations for cog in [bot.get_cog("General")])
+    )
+    help_command = bot.tree.get_command("help")
+    payload = await help_command.get_translated_payload(bot.tree, bot.tree.translator)
+    assert payload["description_localizations"]["de"] == "Was dieser Bot kann und wie man spielt"
+    assert payload["description_localizations"]["fr"] == "Ce que fait ce bot et comment jouer"
+    assert "name_localizations" not in payload or not payload["name_localizations"]  # names stay typed as is

@@ -84,3 +84,10 @@ async def test_a_stored_game_exported_as_a_scenario_replays_to_the_stored_state(
     assert output["rejected"] == []
     expected = game.replay_output(game.load(stored.snapshot))
     assert {k: v for k, v in output.items() if k != "rejected"} == expected
+
+
+def test_exporting_from_a_missing_database_creates_nothing(tmp_path):
+    missing = tmp_path / "typo" / "bot.db"
+    result = run("--session", "1", "--db", str(missing))
+    assert result.returncode != 0 and "no database at" in result.stderr
+    assert not missing.parent.exists()

@@ -21,7 +21,7 @@ from bot.engine.errors import (
     StaleAction,
     WrongPhase,
 )
-from bot.engine.game import Action, Event, Game, Outcome, Timer, step
+from bot.engine.game import Action, Applied, Event, Game, Outcome, Timer, step
 from bot.store import ActionRecord, ChannelTaken, ResultRow, SessionRecord, Store, UsedWordRecord
 
 log = logging.getLogger(__name__)
@@ -100,8 +100,11 @@ class SessionManager:
         cutoff = time.monotonic() - self.idle_seconds
         idle = [sid for sid, loaded in self._loaded.items() if loaded.last_used < cutoff]
         for sid in idle:
-            if not self._lock(sid).locked():
+            lock = self._locks.get(sid)
+            if lock is None or not lock.locked():
                 del self._loaded[sid]
+                # No await between this check and the deletion, so nobody holds or awaits this lock.
+                self._locks.pop(sid, None)
         return len(idle)
 
     @property
@@ -257,6 +260,25 @@ class SessionManager:
             # The rules speak of players by id; the people reading the message know them by name.
             error.message = _with_names(error.message, record)
             raise
+        try:
+            return await self._persist(loaded, session_id, player, interaction_id, complete, applied)
+        except BaseException:
+            # The write failed (or was cancelled) midway: the record in memory may be ahead of the store,
+            # so forget it; the next action loads the state the store really holds.
+            self._loaded.pop(session_id, None)
+            raise
+
+    async def _persist(
+        self,
+        loaded: _Loaded,
+        session_id: int,
+        player: str | None,
+        interaction_id: str | None,
+        complete: Action,
+        applied: Applied,
+    ) -> ActResult:
+        record = loaded.record
+        game = self._game(record.game)
         outcome = game.outcome(applied.state)
         now = self.clock()
         record.snapshot = game.dump(applied.state)
@@ -407,7 +429,9 @@ class SessionManager:
                 try:
                     result = await self._act_locked(session_id, None, timer["action"], None, None)
                 except Exception:
-                    # A timer the rules refuse must not fire again and again.
+                    # A timer the rules refuse must not fire again and again. Reloaded: a failed write
+                    # leaves the store, not the memory, as the truth.
+                    record = (await self._load(session_id)).record
                     record.timers.pop(key, None)
                     await self._save(record)
                     raise

@@ -22,6 +22,45 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# The lobby speaks the table's language (see `lobby_language`); English is the fallback for any key.
+LOBBY_TEXTS: dict[str, dict[str, str]] = {
+    "title": {"en": "{game} — lobby", "fr": "{game} — salon", "de": "{game} — Lobby"},
+    "host": {"en": "Host", "fr": "Hôte", "de": "Gastgeber"},
+    "players": {"en": "Players", "fr": "Joueurs", "de": "Spieler"},
+    "options": {"en": "Options", "fr": "Options", "de": "Optionen"},
+    "seated": {"en": "Seated ({n})", "fr": "Assis ({n})", "de": "Am Tisch ({n})"},
+    "how": {
+        "en": "Press **Join** to take a seat; the host presses **Start**.",
+        "fr": "Appuyez sur **Rejoindre** pour prendre place ; l'hôte appuie sur **Lancer**.",
+        "de": "Drücke **Mitspielen**, um Platz zu nehmen; der Gastgeber drückt **Starten**.",
+    },
+    "closes": {
+        "en": "The lobby closes {when}.",
+        "fr": "Le salon ferme {when}.",
+        "de": "Die Lobby schließt {when}.",
+    },
+    "join": {"en": "Join", "fr": "Rejoindre", "de": "Mitspielen"},
+    "leave": {"en": "Leave", "fr": "Quitter", "de": "Verlassen"},
+    "start": {"en": "Start", "fr": "Lancer", "de": "Starten"},
+    "cancel": {"en": "Cancel", "fr": "Annuler", "de": "Abbrechen"},
+    "started": {
+        "en": "The game has started with {n} players.",
+        "fr": "La partie a commencé avec {n} joueurs.",
+        "de": "Das Spiel hat mit {n} Spielern begonnen.",
+    },
+    "cancelled_by": {"en": "Cancelled by {who}.", "fr": "Annulé par {who}.", "de": "Abgebrochen von {who}."},
+    "expired": {
+        "en": "This lobby closed: the game was not started in time.",
+        "fr": "Ce salon est fermé : la partie n'a pas été lancée à temps.",
+        "de": "Diese Lobby ist geschlossen: Das Spiel wurde nicht rechtzeitig gestartet.",
+    },
+}
+
+
+def lobby_text(lang: str, key: str, **values: Any) -> str:
+    texts = LOBBY_TEXTS[key]
+    return texts.get(lang, texts["en"]).format(**values)
+
 
 class GameCog(commands.Cog):
     """Subclasses set `game_name` and `title`, and implement `post_table` and `on_events`."""
@@ -124,55 +163,85 @@ class GameCog(commands.Cog):
             options,
             interaction.user.display_name,
         )
+        lang = await self.lobby_language(record)
         await interaction.response.send_message(
-            embed=self.lobby_embed(record), view=self.lobby_view(record), allowed_mentions=NO_MENTIONS
+            embed=self.lobby_embed(record, lang=lang),
+            view=self.lobby_view(record, lang),
+            allowed_mentions=NO_MENTIONS,
         )
         message = await interaction.original_response()
         await self.bot.sessions.set_message(record.id, message.id)
         return record
 
-    def lobby_embed(self, record: SessionRecord, note: str | None = None) -> discord.Embed:
+    async def lobby_language(self, record: SessionRecord) -> str:
+        """The game's own language option when it has one (Top Stop), else the server's setting."""
+        language = record.options.get("language")
+        if isinstance(language, str) and language in LOBBY_TEXTS["join"]:
+            return language
+        return await self.bot.store.guild_settings.language(
+            record.guild_id, self.bot.settings.default_language
+        )
+
+    def lobby_embed(self, record: SessionRecord, note: str | None = None, lang: str = "en") -> discord.Embed:
         game = self.bot.sessions.games[record.game]
-        embed = discord.Embed(title=f"{self.title} — lobby", colour=self.colour)
-        embed.add_field(name="Host", value=mention(record.host_id), inline=True)
-        embed.add_field(name="Players", value=f"{game.min_players}–{game.max_players}", inline=True)
-        embed.add_field(name="Options", value=self.describe_options(record.options)[:1024], inline=False)
+        embed = discord.Embed(title=lobby_text(lang, "title", game=self.title), colour=self.colour)
+        embed.add_field(name=lobby_text(lang, "host"), value=mention(record.host_id), inline=True)
         embed.add_field(
-            name=f"Seated ({len(record.players)})", value=player_list(record.players)[:1024], inline=False
+            name=lobby_text(lang, "players"), value=f"{game.min_players}–{game.max_players}", inline=True
+        )
+        embed.add_field(
+            name=lobby_text(lang, "options"), value=self.describe_options(record.options)[:1024], inline=False
+        )
+        embed.add_field(
+            name=lobby_text(lang, "seated", n=len(record.players)),
+            value=player_list(record.players)[:1024],
+            inline=False,
         )
         closes = self.bot.sessions.deadline(record, "lobby")
         if record.status == "lobby":
-            lines = ["Press **Join** to take a seat; the host presses **Start**."]
+            lines = [lobby_text(lang, "how")]
             if closes:
-                lines.append(f"The lobby closes {relative_time(closes)}.")
+                lines.append(lobby_text(lang, "closes", when=relative_time(closes)))
             embed.description = "\n".join(lines)
         if note:
             embed.description = note
         return embed
 
-    def lobby_view(self, record: SessionRecord) -> discord.ui.View:
-        sid = record.id
+    def lobby_view(self, record: SessionRecord, lang: str = "en") -> discord.ui.View:
+        sid, game = record.id, self.game_name
         return components.view_of(
-            components.button(self.game_name, sid, "join", "Join", style=discord.ButtonStyle.success),
-            components.button(self.game_name, sid, "leave", "Leave"),
-            components.button(self.game_name, sid, "start", "Start", style=discord.ButtonStyle.primary),
-            components.button(self.game_name, sid, "cancel", "Cancel", style=discord.ButtonStyle.danger),
+            components.button(game, sid, "join", lobby_text(lang, "join"), style=discord.ButtonStyle.success),
+            components.button(game, sid, "leave", lobby_text(lang, "leave")),
+            components.button(
+                game, sid, "start", lobby_text(lang, "start"), style=discord.ButtonStyle.primary
+            ),
+            components.button(
+                game, sid, "cancel", lobby_text(lang, "cancel"), style=discord.ButtonStyle.danger
+            ),
         )
+
+    async def _show_lobby(
+        self, interaction: discord.Interaction[Any], record: SessionRecord, note: str | None = None
+    ) -> None:
+        lang = await self.lobby_language(record)
+        view = self.lobby_view(record, lang) if note is None else None
+        await interaction.response.edit_message(embed=self.lobby_embed(record, note, lang), view=view)
 
     async def _join(self, interaction: discord.Interaction[Any], session_id: int, _arg: str | None) -> None:
         record = await self.bot.sessions.join(
             session_id, str(interaction.user.id), interaction.user.display_name
         )
-        await interaction.response.edit_message(embed=self.lobby_embed(record), view=self.lobby_view(record))
+        await self._show_lobby(interaction, record)
 
     async def _leave(self, interaction: discord.Interaction[Any], session_id: int, _arg: str | None) -> None:
         record = await self.bot.sessions.leave_lobby(session_id, str(interaction.user.id))
-        await interaction.response.edit_message(embed=self.lobby_embed(record), view=self.lobby_view(record))
+        await self._show_lobby(interaction, record)
 
     async def _start(self, interaction: discord.Interaction[Any], session_id: int, _arg: str | None) -> None:
         result = await self.bot.sessions.start_game(session_id, str(interaction.user.id))
-        note = f"The game has started with {len(result.session.players)} players."
-        await interaction.response.edit_message(embed=self.lobby_embed(result.session, note), view=None)
+        lang = await self.lobby_language(result.session)
+        note = lobby_text(lang, "started", n=len(result.session.players))
+        await self._show_lobby(interaction, result.session, note)
         await self.post_table(interaction, result)
 
     async def _cancel(self, interaction: discord.Interaction[Any], session_id: int, _arg: str | None) -> None:
@@ -180,9 +249,10 @@ class GameCog(commands.Cog):
         if not self.may_manage(interaction, record):
             raise NotAPlayer("Only the host or a member with Manage Server can cancel this game.")
         record = await self.bot.sessions.cancel(session_id)
-        note = f"Cancelled by {mention(str(interaction.user.id))}."
         if record.snapshot is None:
-            await interaction.response.edit_message(embed=self.lobby_embed(record, note), view=None)
+            lang = await self.lobby_language(record)
+            note = lobby_text(lang, "cancelled_by", who=mention(str(interaction.user.id)))
+            await self._show_lobby(interaction, record, note)
         else:
             await reply_private(interaction, "The game was cancelled.")
 
@@ -199,10 +269,10 @@ class GameCog(commands.Cog):
         if record.message_id is None:
             return
         channel = self.bot.get_partial_messageable(record.channel_id)
-        note = "This lobby closed: the game was not started in time."
+        lang = await self.lobby_language(record)
         try:
             await channel.get_partial_message(record.message_id).edit(
-                embed=self.lobby_embed(record, note), view=None
+                embed=self.lobby_embed(record, lobby_text(lang, "expired"), lang), view=None
             )
         except discord.HTTPException:
             log.warning("could not close the lobby message of session %d", record.id)

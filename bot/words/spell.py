@@ -36,7 +36,11 @@ class Speller:
             d = broker.request_dict(tag)
             provider = d.provider.name
             if provider != "hunspell":
-                log.warning("dictionary %s comes from %s, not hunspell", tag, provider)
+                # Another provider gives other verdicts (WORDS-FACTS): refuse rather than judge differently.
+                raise RuntimeError(
+                    f"the {tag} dictionary comes from {provider}, not hunspell: install the hunspell "
+                    "dictionaries (make setup does it)"
+                )
             self._dicts.append(d)
         # enchant dictionaries are not documented as thread-safe and ctypes releases the GIL.
         self._lock = threading.Lock()

@@ -222,7 +222,7 @@ async def product_bot(
     monkeypatch.setenv("DISCORD_TOKEN", point_discord.token)
     monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "bot.db"))
     monkeypatch.setenv("DEV_GUILD_ID", str(point_discord.guild_id))
-    bot = TopBot(Settings.from_env())
+    bot = TopBot(Settings.from_env(env_file=None))  # never the developer's .env
     task = await run_in_process(point_discord, bot)
     try:
         yield bot

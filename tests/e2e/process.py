@@ -42,6 +42,7 @@ class BotProcess:
             FAKE_DISCORD_GATEWAY=str(self.fake.gateway_url),
             E2E_BOT_MAIN=self.entry,
             PYTHONUNBUFFERED="1",
+            PYTHONPATH=os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH")) if p),
         )
         return env
 
@@ -50,7 +51,7 @@ class BotProcess:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable,
                 str(LAUNCHER),
-                cwd=str(REPO_ROOT),
+                cwd=str(self.log_path.parent),  # not the repo: a developer's .env stays out of the test
                 env=self.environment(),
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=log,

@@ -45,6 +45,9 @@ async def test_startup_as_a_process_logs_in_and_syncs_valid_commands(
     assert ("GET", "/users/@me") in seen and ("GET", "/oauth2/applications/@me") in seen
     commands = fake_discord.guild_commands.get(fake_discord.guild_id, [])
     assert {"help", "rules", "topstop"} <= {c["name"] for c in commands}
+    # A member whose Discord speaks German or French reads the descriptions in their language.
+    help_command = next(c for c in commands if c["name"] == "help")
+    assert help_command["description_localizations"]["de"] == "Was dieser Bot kann und wie man spielt"
     # Every body was checked as it came in; say so explicitly for the sync, against spec and limits.
     [sync] = [r for r in fake_discord.requests if r.operation == "bulk_set_guild_application_commands"]
     assert limits.check_commands(sync.body) == []
@@ -74,6 +77,20 @@ async def test_server_settings_are_for_members_who_manage_the_server(
         await table.user("alice").slash("settings language", language="fr")  # the client hides it from her
     reply = await table.user("dev").slash("settings language", language="fr")
     assert reply.ephemeral and "Fran" in reply.text
+
+
+async def test_the_lobby_speaks_the_language_of_its_table(product_bot: discord.Client, table: Table):
+    await table.user("dev").slash("settings language", language="de")
+    alice, bob = table.user("alice"), table.user("bob")
+    lobby = (await alice.slash("topwords new")).message  # TopWords tables follow the server's language
+    assert lobby is not None and lobby.button_labels == ["Mitspielen", "Verlassen", "Starten", "Abbrechen"]
+    await bob.click(lobby, "Mitspielen")
+    assert "Am Tisch (2)" in lobby.text and "Gastgeber" in lobby.text
+    await alice.click(lobby, "Abbrechen")
+    assert "Abgebrochen von" in lobby.text and lobby.buttons == []
+
+    lobby = (await alice.slash("topstop new", language="fr")).message  # Top Stop's own language option
+    assert lobby is not None and lobby.button_labels == ["Rejoindre", "Quitter", "Lancer", "Annuler"]
 
 
 async def test_a_lobby_is_joined_by_three_and_started(product_bot: discord.Client, table: Table):

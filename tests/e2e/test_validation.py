@@ -157,3 +157,30 @@ async def test_more_than_50_requests_a_second_are_rate_limited(
     assert kinds == {"rate-limit"}
     statuses = [r.status for r in fake_discord.requests if r.path.endswith("/messages/0")]
     assert 429 in statuses and statuses.count(404) == 55  # discord.py waited and retried
+
+
+def test_a_violation_the_test_did_not_expect_fails_that_test(tmp_path):
+    """Run a small test without `expect_violations` in a child pytest: its teardown must fail it."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    (tmp_path / "test_careless.py").write_text(
+        "import discord, pytest\n\n"
+        "async def test_sends_too_much(minimal_bot, table):\n"
+        "    channel = minimal_bot.get_channel(table.channel_id)\n"
+        "    with pytest.raises(discord.HTTPException):\n"
+        "        await channel.send('x' * 2001)\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    child = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "tests.e2e.conftest", "-p", "no:cacheprovider", "-q"]
+        + ["-o", "asyncio_mode=auto", "--rootdir", str(tmp_path), str(tmp_path / "test_careless.py")],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert child.returncode == 1, child.stdout + child.stderr
+    assert "the fake Discord recorded 1 violation" in child.stdout, child.stdout
+    assert "Must be 2000 or fewer in length" in child.stdout

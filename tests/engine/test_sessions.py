@@ -249,6 +249,36 @@ async def test_idle_sessions_leave_memory_and_come_back(env):
     assert (await manager.view(sid, None))["scores"]["ann"] == 3
 
 
+async def test_a_failed_write_leaves_memory_as_the_store_has_it(env, monkeypatch):
+    manager, store, *_ = env
+    sid = await started(manager)
+    real_save = store.sessions.save
+
+    async def broken_save(tx, record):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(store.sessions, "save", broken_save)
+    with pytest.raises(OSError):
+        await manager.act(sid, "ann", {"do": "roll", "roll": 5})
+    monkeypatch.setattr(store.sessions, "save", real_save)
+    # Nothing of the failed move stayed: same version, same turn, no action logged.
+    assert (await manager.session(sid)).version == 0
+    assert (await manager.view(sid, None))["scores"]["ann"] == 0
+    assert await store.actions.for_session(sid) == []
+    await manager.act(sid, "ann", {"do": "roll", "roll": 2}, expected_version=0)
+    assert (await store.sessions.get(sid)).version == 1
+
+
+async def test_evicted_sessions_also_free_their_locks(env):
+    manager, *_ = env
+    sid = await started(manager)
+    await manager.act(sid, "ann", {"do": "roll", "roll": 3})
+    manager.idle_seconds = -1
+    manager.evict_idle()
+    assert sid not in manager._locks
+    await manager.act(sid, "bob", {"do": "roll", "roll": 1})  # a new lock on demand
+
+
 async def test_replay_of_the_log_gives_the_same_state(env):
     import random
 

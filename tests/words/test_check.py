@@ -217,3 +217,12 @@ def test_german_short_imperative_of_a_known_verb_is_a_word(ws):
         assert ws.check_tiles(tiles).valid, tiles
     for tiles in ("BERL", "HAUSG", "SAUK"):
         assert not ws.check_tiles(tiles).valid, tiles
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
+def test_every_dictionary_comes_from_hunspell(lang: str) -> None:
+    from bot.words.service import SPELLERS
+    from bot.words.spell import Speller
+
+    speller = Speller(SPELLERS[lang])  # raises when another provider (aspell, …) would answer
+    assert [d.provider.name for d in speller._dicts] == ["hunspell"] * len(SPELLERS[lang])
