@@ -1,0 +1,48 @@
+"""Top Stop's rule 6 across a restart: the used-word history is written to SQLite with each reveal, and a
+game restored from the store still knows every earlier word."""
+
+from __future__ import annotations
+
+from bot.engine.sessions import SessionManager
+from bot.games import make_game
+from bot.replay import words_service
+from bot.store import Store
+
+
+async def open_manager(path):
+    store = await Store.open(path)
+    return store, SessionManager(store, {"topstop": make_game("topstop", words_service())})
+
+
+async def test_a_word_of_round_one_is_a_duplicate_after_a_restart(tmp_path):
+    path = tmp_path / "bot.db"
+    store, manager = await open_manager(path)
+    record = await manager.open_lobby(1, 10, "topstop", "ann", {"language": "en"})
+    sid = record.id
+    await manager.join(sid, "bob")
+    await manager.start_game(sid, "ann")
+    await manager.act(sid, "ann", {"do": "spin", "letter": "C"})  # the first spin: ann is closest to A
+    await manager.act(sid, "bob", {"do": "spin", "letter": "M"})
+    await manager.act(sid, "ann", {"do": "spin", "letter": "P"})
+    await manager.act(sid, "ann", {"do": "submit", "words": ["pears", "plum"]})
+    await manager.act(sid, None, {"do": "end_writing"})
+    history = await store.used_words.for_session(sid)
+    assert {(w.player, w.word) for w in history} == {("ann", "pears"), ("ann", "plum")}
+    await manager.act(sid, None, {"do": "end_round"})
+    await manager.close()
+    await store.close()
+
+    store, manager = await open_manager(path)  # a restart: everything comes back from the file
+    await manager.start()
+    try:
+        await manager.act(sid, "bob", {"do": "spin", "letter": "P"})
+        await manager.act(sid, "bob", {"do": "submit", "words": ["pear", "pen"]})
+        await manager.act(sid, None, {"do": "end_writing"})
+        view = await manager.view(sid, None)
+        verdicts = {e["word"]: e["reason"] for e in view["round"]["lists"]["bob"]}
+        assert verdicts == {"pear": "duplicate", "pen": None}  # pear is pears of round 1 (case 2)
+        lemma = {w.word: w.lemma_key for w in await store.used_words.for_session(sid)}
+        assert lemma["pear"] == lemma["pears"]
+    finally:  # the restored game armed its timers: stop them
+        await manager.close()
+        await store.close()
