@@ -16,10 +16,11 @@ from discord import app_commands
 from bot.engine.errors import BadAction, NotAPlayer
 from bot.engine.game import Event
 from bot.engine.sessions import ActResult
+from bot.games.topstop.game import MAX_WORD_LENGTH, stale_round
 from bot.store import SessionRecord
 from bot.ui import components
-from bot.ui.embeds import relative_time
-from bot.ui.gamecog import GameCog
+from bot.ui.embeds import mention, relative_time
+from bot.ui.gamecog import GameCog, lobby_text
 from bot.ui.replies import NO_MENTIONS, reply_private
 
 if TYPE_CHECKING:
@@ -51,6 +52,11 @@ EMBED_LIMIT = 6000  # characters in all of a message's embeds
 REVIEW_FIELD_ROOM = 400
 # A new table message starts with each of these, so the channel keeps one message per round and reveal.
 NEW_MESSAGE_EVENTS = {"round_started", "writing_closed", "finished"}
+# Discord's limits (LIMITS.md): a select option's value and label, a custom_id.
+OPTION_VALUE_LIMIT = 100
+OPTION_LABEL_LIMIT = 100
+# /topstop new's bounds, checked here too: Discord's client enforces them, a crafted request may not.
+NEW_BOUNDS = {"target": (5, 500), "writing_time": (20, 900), "grace": (1, 120)}
 
 
 class TopStop(GameCog, name="Top Stop"):
@@ -95,10 +101,11 @@ class TopStop(GameCog, name="Top Stop"):
         language: app_commands.Choice[str] | None = None,
         target: app_commands.Range[int, 5, 500] | None = None,
         writing_time: app_commands.Range[int, 20, 900] | None = None,
-        grace: app_commands.Range[int, 0, 120] | None = None,
+        grace: app_commands.Range[int, 1, 120] | None = None,
         mode: app_commands.Choice[str] | None = None,
     ) -> None:
         assert interaction.guild_id is not None
+        _check_bounds(target=target, writing_time=writing_time, grace=grace)
         default_language = await self.bot.store.guild_settings.language(
             interaction.guild_id, self.bot.settings.default_language
         )
@@ -110,15 +117,15 @@ class TopStop(GameCog, name="Top Stop"):
         if writing_time is not None:
             options["writing_time"] = writing_time
         if grace is not None:
-            # The rules want a positive grace; "0" means as short as the bot can make it.
-            options["grace"] = max(grace, 1)
+            options["grace"] = grace
         await self.open_lobby(interaction, options)
 
     @group.command(name="status", description="The game in this channel, with your own words")
     async def status(self, interaction: discord.Interaction[Any]) -> None:
         record = await self._channel_game(interaction)
         if record.status == "lobby":
-            await reply_private(interaction, embed=self.lobby_embed(record))
+            lang = await self.lobby_language(record)
+            await reply_private(interaction, embed=self.lobby_embed(record, lang=lang))
             return
         view = await self.bot.sessions.view(record.id, str(interaction.user.id))
         embed = self.table_embed(record, view)
@@ -158,7 +165,10 @@ class TopStop(GameCog, name="Top Stop"):
         if record.status == "lobby":
             record = await self.bot.sessions.cancel(record.id)
             await reply_private(interaction, "The lobby is closed.")
-            await self._edit_lobby(record, "Closed by the host.")
+            lang = await self.lobby_language(record)
+            await self._edit_lobby(
+                record, lobby_text(lang, "cancelled_by", who=mention(str(interaction.user.id)))
+            )
             return
         # Ended early: the rules crown the highest score; the host acts as the bot does.
         async with self._table_lock(record.id):
@@ -170,23 +180,23 @@ class TopStop(GameCog, name="Top Stop"):
 
     # -- buttons ----------------------------------------------------------------------------------
 
-    async def _on_spin(
-        self, interaction: discord.Interaction[Any], session_id: int, _arg: str | None
-    ) -> None:
-        await self._act_and_show(interaction, session_id, {"do": "spin"})
+    # A round-bound button's custom_id names its round (`topstop:<sid>:stop:<round>`, the vote buttons
+    # `…:vote:yes.<round>.<vote>`), passed on in the action so the rules refuse another round's click.
+    # Ids from before had no round (or only `yes`/`no`): they still work, without the check.
 
-    async def _on_stop(
-        self, interaction: discord.Interaction[Any], session_id: int, _arg: str | None
-    ) -> None:
-        await self._act_and_show(interaction, session_id, {"do": "stop"})
+    async def _on_spin(self, interaction: discord.Interaction[Any], session_id: int, arg: str | None) -> None:
+        await self._act_and_show(interaction, session_id, {"do": "spin", **_round_of(arg)})
+
+    async def _on_stop(self, interaction: discord.Interaction[Any], session_id: int, arg: str | None) -> None:
+        await self._act_and_show(interaction, session_id, {"do": "stop", **_round_of(arg)})
 
     async def _on_respin(
-        self, interaction: discord.Interaction[Any], session_id: int, _arg: str | None
+        self, interaction: discord.Interaction[Any], session_id: int, arg: str | None
     ) -> None:
-        await self._act_and_show(interaction, session_id, {"do": "respin"})
+        await self._act_and_show(interaction, session_id, {"do": "respin", **_round_of(arg)})
 
     async def _on_vote(self, interaction: discord.Interaction[Any], session_id: int, arg: str | None) -> None:
-        result = await self._act_and_show(interaction, session_id, {"do": "vote", "accept": arg == "yes"})
+        result = await self._act_and_show(interaction, session_id, vote_action(arg))
         if any(event.get("type") == "vote_closed" for event in result.events):
             text = "Your vote is in, and it closed the vote: the result is on the table."
         else:
@@ -194,7 +204,7 @@ class TopStop(GameCog, name="Top Stop"):
         await interaction.followup.send(text, ephemeral=True)
 
     async def _on_write(
-        self, interaction: discord.Interaction[Any], session_id: int, _arg: str | None
+        self, interaction: discord.Interaction[Any], session_id: int, arg: str | None
     ) -> None:
         player = str(interaction.user.id)
         record = await self.bot.sessions.session(session_id)
@@ -204,21 +214,28 @@ class TopStop(GameCog, name="Top Stop"):
         current = view.get("round") or {}
         if player in view["left"]:
             raise NotAPlayer("You have left this game.")
+        _check_round(arg, view)
         if view["phase"] != "writing" or player not in current.get("players", []):
             raise BadAction("Writing is not open for you right now.")
         if current.get("stopped_by") == player:
             raise BadAction("You called STOP: your list is final.")
         await interaction.response.send_modal(
             words_modal(
-                session_id, current["letter"], view["options"]["words"], current.get("your_words", [])
+                session_id,
+                current["letter"],
+                view["options"]["words"],
+                current.get("your_words", []),
+                current["number"],
             )
         )
 
     async def _on_words(
-        self, interaction: discord.Interaction[Any], session_id: int, _arg: str | None, values: dict[str, str]
+        self, interaction: discord.Interaction[Any], session_id: int, arg: str | None, values: dict[str, str]
     ) -> None:
         words = [values.get(f"word{index}", "") for index in range(1, 6)]
-        result = await self._act_and_show(interaction, session_id, {"do": "submit", "words": words})
+        result = await self._act_and_show(
+            interaction, session_id, {"do": "submit", "words": words, **_round_of(arg)}
+        )
         mine: list[str] = next(
             (e["words"] for e in result.events if e.get("private_to") == str(interaction.user.id)), []
         )
@@ -228,7 +245,7 @@ class TopStop(GameCog, name="Top Stop"):
         )
 
     async def _on_dispute(
-        self, interaction: discord.Interaction[Any], session_id: int, _arg: str | None
+        self, interaction: discord.Interaction[Any], session_id: int, arg: str | None
     ) -> None:
         player = str(interaction.user.id)
         record = await self.bot.sessions.session(session_id)
@@ -238,26 +255,12 @@ class TopStop(GameCog, name="Top Stop"):
         current = view.get("round") or {}
         if player in view["left"]:
             raise NotAPlayer("You have left this game.")
+        _check_round(arg, view)
         if view["phase"] != "review" or not current.get("lists"):
             raise BadAction("Words can be disputed only while the round's words are under review.")
         if current.get("dispute"):
             raise BadAction("One vote at a time: wait for the current vote to close.")
-        # A word written twice in one list is one choice: the rules put its first open copy to the vote.
-        open_words: dict[str, tuple[str, dict[str, Any]]] = {}
-        for owner, entries in current["lists"].items():
-            for entry in entries:
-                if not entry["disputed"]:
-                    open_words.setdefault(f"{owner}|{entry['word']}", (owner, entry))
-        choices = [
-            discord.SelectOption(
-                label=f"{entry['word']} — {record.name(owner)}"[:100],
-                value=value,
-                description=("✅ counted" if entry["valid"] else f"❌ {REASONS.get(entry['reason'], '')}")[
-                    :100
-                ],
-            )
-            for value, (owner, entry) in open_words.items()
-        ]
+        choices = dispute_choices(record, current["lists"])
         if not choices:
             raise BadAction("Every word of this round has already been put to the vote.")
         chunks = [choices[i : i + 25] for i in range(0, min(len(choices), 125), 25)]
@@ -268,26 +271,36 @@ class TopStop(GameCog, name="Top Stop"):
             for chunk in chunks
         ]
         for index, item in enumerate(items):
-            item.item.custom_id = components.custom_id(GAME, session_id, "pick", str(index))  # type: ignore[attr-defined]
+            # `<round>.<menu>`: the round the menu belongs to, and which of its menus (ids must differ).
+            arg = f"{current['number']}.{index}"
+            item.item.custom_id = components.custom_id(GAME, session_id, "pick", arg)  # type: ignore[attr-defined]
         await reply_private(
             interaction,
             "Pick the word to put to the vote. The other players decide by majority; a tie keeps the verdict.",
             view=components.view_of(*items),
         )
 
-    async def _on_pick(
-        self, interaction: discord.Interaction[Any], session_id: int, _arg: str | None
-    ) -> None:
+    async def _on_pick(self, interaction: discord.Interaction[Any], session_id: int, arg: str | None) -> None:
         values = components.selected_values(interaction)
-        if len(values) != 1 or "|" not in values[0]:
+        if len(values) != 1 or ("|" not in values[0] and "#" not in values[0]):
             raise BadAction("Pick one word from the list.")
-        owner, word = values[0].split("|", 1)
+        # Menus from before named no round: their arg was the menu's index alone.
+        number, dot, _ = (arg or "").partition(".")
+        action: dict[str, Any] = {"do": "dispute", **(_round_of(number) if dot else {})}
+        if "|" in values[0]:
+            owner, word = values[0].split("|", 1)
+        else:  # `owner#index`: a word too long for the option's value, looked up in the round's lists
+            owner, _, index = values[0].partition("#")
+            view = await self.bot.sessions.view(session_id, None)
+            _check_round(number if dot else None, view)
+            entries = ((view.get("round") or {}).get("lists") or {}).get(owner, [])
+            if not index.isdigit() or int(index) >= len(entries):
+                raise BadAction("Pick one word from the list.")
+            word = entries[int(index)]["word"]
+        action.update({"of": owner, "word": word})
         async with self._table_lock(session_id):
             result = await self.bot.sessions.act(
-                session_id,
-                str(interaction.user.id),
-                {"do": "dispute", "of": owner, "word": word},
-                interaction_id=str(interaction.id),
+                session_id, str(interaction.user.id), action, interaction_id=str(interaction.id)
             )
             await interaction.response.edit_message(
                 content=f"You disputed **{_shown(word)}**. The vote is open.", view=None
@@ -515,7 +528,10 @@ class TopStop(GameCog, name="Top Stop"):
         embed.description = "\n".join(lines) or None
         points = round_record.get("points")
         left = set(view.get("left", []))
-        for player in round_record["players"]:
+        # Words Reveal: starting with the STOP caller and moving clockwise (the order of the record's words),
+        # then whoever submitted nothing.
+        revealed = list(round_record["words"])
+        for player in revealed + [p for p in round_record["players"] if p not in round_record["words"]]:
             entries = round_record["words"].get(player, [])
             words = [
                 _shown(entry["word"], clip)
@@ -561,39 +577,54 @@ class TopStop(GameCog, name="Top Stop"):
     def table_view(self, record: SessionRecord, view: dict[str, Any]) -> discord.ui.View:
         sid, phase = record.id, view["phase"]
         current = view.get("round") or {}
+        number = str(current.get("number", 0))  # every button names its round (0: the first spin)
         items: list[discord.ui.Item[Any]] = []
         if phase in ("first_spin", "spin"):
+            spin_round = "0" if phase == "first_spin" else number
             items.append(
-                components.button(GAME, sid, "spin", "Spin", emoji="🎡", style=discord.ButtonStyle.primary)
+                components.button(
+                    GAME, sid, "spin", "Spin", arg=spin_round, emoji="🎡", style=discord.ButtonStyle.primary
+                )
             )
         elif phase == "writing":
             items.append(
                 components.button(
-                    GAME, sid, "write", "Write my words", emoji="✍️", style=discord.ButtonStyle.primary
+                    GAME,
+                    sid,
+                    "write",
+                    "Write my words",
+                    arg=number,
+                    emoji="✍️",
+                    style=discord.ButtonStyle.primary,
                 )
             )
             if not current.get("stopped_by"):
                 items.append(
                     components.button(
-                        GAME, sid, "stop", "STOP!", emoji="🛑", style=discord.ButtonStyle.danger
+                        GAME, sid, "stop", "STOP!", arg=number, emoji="🛑", style=discord.ButtonStyle.danger
                     )
                 )
-            if not any(current.get("submitted", {}).values()):  # FAQ 2: until someone has words
-                items.append(components.button(GAME, sid, "respin", "No words? Ask to re-spin"))
+                # FAQ 2: until someone has words; never after STOP (our ruling: the letter is then final).
+                if not any(current.get("submitted", {}).values()):
+                    items.append(
+                        components.button(GAME, sid, "respin", "No words? Ask to re-spin", arg=number)
+                    )
         elif phase == "review":
-            if current.get("dispute"):
+            dispute = current.get("dispute")
+            if dispute:
+                vote = f"{number}.{dispute['number']}"
                 items.append(
                     components.button(
-                        GAME, sid, "vote", "It counts", arg="yes", style=discord.ButtonStyle.success
+                        GAME, sid, "vote", "It counts", arg=f"yes.{vote}", style=discord.ButtonStyle.success
                     )
                 )
                 items.append(
                     components.button(
-                        GAME, sid, "vote", "Cross it out", arg="no", style=discord.ButtonStyle.danger
+                        GAME, sid, "vote", "Cross it out", arg=f"no.{vote}", style=discord.ButtonStyle.danger
                     )
                 )
             else:
-                items.append(components.button(GAME, sid, "dispute", "Dispute a word", emoji="⚖️"))
+                items.append(components.button(GAME, sid, "dispute", "Dispute a word", arg=number, emoji="⚖️"))
         return components.view_of(*items)  # empty once the game is over: the buttons go
 
     # -- helpers ----------------------------------------------------------------------------------
@@ -621,9 +652,10 @@ class TopStop(GameCog, name="Top Stop"):
         if record.message_id is None:
             return
         channel = self.bot.get_partial_messageable(record.channel_id)
-        view = self.lobby_view(record) if record.status == "lobby" else None
+        lang = await self.lobby_language(record)  # the lobby speaks the table's language, as GameCog draws it
+        view = self.lobby_view(record, lang) if record.status == "lobby" else None
         await channel.get_partial_message(record.message_id).edit(
-            embed=self.lobby_embed(record, note), view=view
+            embed=self.lobby_embed(record, note, lang), view=view
         )
 
 
@@ -663,24 +695,101 @@ def _fit_lines(lines: list[str], limit: int = 1024) -> str:
     return "\n".join(kept)[:limit]
 
 
+def _round_of(arg: str | None) -> dict[str, int]:
+    """The round a button names, as an action field; nothing for ids that named none."""
+    return {"round": int(arg)} if arg is not None and arg.isdigit() else {}
+
+
+def vote_action(arg: str | None) -> dict[str, Any]:
+    """A vote button's action: `yes.<round>.<vote>` (or `yes` / `no` alone, as ids were before)."""
+    choice, _, rest = (arg or "").partition(".")
+    action: dict[str, Any] = {"do": "vote", "accept": choice == "yes"}
+    number, _, dispute = rest.partition(".")
+    if number.isdigit() and dispute.isdigit():
+        action.update(round=int(number), dispute=int(dispute))
+    return action
+
+
+def _check_round(arg: str | None, view: dict[str, Any]) -> None:
+    """A button that opens a form or menu (no action yet) is refused like the rules refuse a stale action."""
+    named = _round_of(arg).get("round")
+    current = (view.get("round") or {}).get("number", 0)
+    if named is not None and named != current:
+        raise stale_round(named)
+
+
+def _check_bounds(**values: int | None) -> None:
+    """/topstop new's numbers within their bounds, with a clear refusal (NEW_BOUNDS)."""
+    for name, value in values.items():
+        low, high = NEW_BOUNDS[name]
+        if value is not None and not low <= value <= high:
+            what = "the winning score" if name == "target" else "seconds"
+            raise BadAction(f"{name} is {low} to {high} ({what}); {value} is out of bounds.")
+
+
+def dispute_choices(
+    record: SessionRecord, lists: dict[str, list[dict[str, Any]]]
+) -> list[discord.SelectOption]:
+    """One option per word open to a dispute, within Discord's limits for an option's value and label.
+
+    The value is `owner|word` (an id of ≤ 20 digits and a word of ≤ 40 characters: well under 100); a word
+    that would not fit (a game saved before the length was checked after normalising) is named by its place
+    in the list instead, `owner#index`. A word written twice in one list is one choice: the rules put its
+    first open copy to the vote.
+    """
+    seen: set[tuple[str, str]] = set()
+    choices = []
+    for owner, entries in lists.items():
+        for index, entry in enumerate(entries):
+            word = entry["word"]
+            if entry["disputed"] or (owner, word) in seen:
+                continue
+            seen.add((owner, word))
+            value = f"{owner}|{word}"
+            if len(value) > OPTION_VALUE_LIMIT:
+                value = f"{owner}#{index}"
+            verdict = "✅ counted" if entry["valid"] else f"❌ {REASONS.get(entry['reason'], '')}"
+            choices.append(
+                discord.SelectOption(
+                    label=_clipped(f"{word} — {record.name(owner)}", OPTION_LABEL_LIMIT),
+                    value=value[:OPTION_VALUE_LIMIT],
+                    description=_clipped(verdict, 100),
+                )
+            )
+    return choices
+
+
+def _clipped(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _needs_new_message(events: list[Event]) -> bool:
     return any(event.get("type") in NEW_MESSAGE_EVENTS for event in events)
 
 
-def words_modal(session_id: int, letter: str, count: int, saved: list[str]) -> discord.ui.Modal:
-    """Up to five inputs for the round's words, prefilled with what the player saved before."""
+def words_modal(
+    session_id: int, letter: str, count: int, saved: list[str], round_number: int | None = None
+) -> discord.ui.Modal:
+    """Up to five inputs for the round's words, prefilled with what the player saved before.
+
+    The saved words are normalised (case-folded: `Maße` comes back as `masse`), at most MAX_WORD_LENGTH
+    long, the inputs' max_length; a longer one (saved before that was checked) is left out rather than sent
+    over Discord's limit. The form's custom_id names its round, like the buttons.
+    """
+    prefill = [word if len(word) <= MAX_WORD_LENGTH else None for word in saved]
     inputs: list[discord.ui.TextInput[Any]] = [
         discord.ui.TextInput(
             label=f"Word {index + 1}",
             custom_id=f"word{index + 1}",
             placeholder=f"a word starting with {letter}",
-            default=saved[index] if index < len(saved) else None,
+            default=prefill[index] if index < len(prefill) else None,
             required=False,
-            max_length=40,
+            max_length=MAX_WORD_LENGTH,
         )
         for index in range(min(count, 5))
     ]
-    return components.modal(GAME, session_id, "words", f"Your words on {letter}", inputs)
+    arg = str(round_number) if round_number is not None else None
+    return components.modal(GAME, session_id, "words", f"Your words on {letter}", inputs, arg=arg)
 
 
 async def setup(bot: TopBot) -> None:

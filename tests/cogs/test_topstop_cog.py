@@ -13,11 +13,20 @@ from typing import Any
 import discord
 import pytest
 
+from bot.engine.errors import BadAction, StaleAction
 from bot.engine.sessions import SessionManager
 from bot.games.topstop import TopStop as Rules
 from bot.store import SessionRecord
 from bot.ui import components
-from cogs.topstop import TopStop
+from cogs.topstop import (
+    TopStop,
+    _check_bounds,
+    _check_round,
+    _round_of,
+    dispute_choices,
+    vote_action,
+    words_modal,
+)
 
 NOW = 1_800_000_000.0
 COUNTDOWN = re.compile(r"<t:(\d+):R>")
@@ -80,6 +89,10 @@ class Table:
     def labels(self) -> list[str]:
         items = self.cog.table_view(self.record, self.view()).children
         return [getattr(getattr(item, "item", item), "label", None) or "" for item in items]
+
+    def custom_ids(self) -> list[str]:
+        items = self.cog.table_view(self.record, self.view()).children
+        return [item.custom_id for item in items if isinstance(item, components.TableItem)]
 
     def write(self, lists: dict[str, list[str]]) -> None:
         for player, words in lists.items():
@@ -298,3 +311,115 @@ async def test_a_game_ended_during_the_first_spin_says_so() -> None:
     closed = embed_text(table.cog.closing_embed(table.record, table.view(), events))
     assert "who spins first?" in closed and "The game ended before the first round." in closed
     assert "waiting" not in closed and table.labels() == []
+
+
+async def test_re_spin_is_hidden_once_stop_is_called() -> None:
+    # Our ruling: once STOP is called the letter is final, so the re-spin button goes with the STOP button.
+    table = round_one(["ann", "bob"])
+    table.write({"ann": []})
+    table.act("bob", do="respin")
+    assert table.labels() == ["Write my words", "STOP!", "No words? Ask to re-spin"]
+    table.act("ann", do="stop")
+    assert table.labels() == ["Write my words"]
+    assert "Re-spin asked" not in table.text()  # the pending request was dropped
+
+
+async def test_every_round_bound_button_names_its_round_and_a_vote_button_its_vote() -> None:
+    table = Table(["ann", "bob", "cat"], first_spin=True)
+    assert table.custom_ids() == ["topstop:7:spin:0"]  # the first spin
+    for player, letter in (("ann", "B"), ("bob", "D"), ("cat", "E")):
+        table.act(player, do="spin", letter=letter)
+    assert table.custom_ids() == ["topstop:7:spin:1"]
+    table.act("ann", do="spin", letter="P")
+    assert table.custom_ids() == ["topstop:7:write:1", "topstop:7:stop:1", "topstop:7:respin:1"]
+    table.write({"ann": ["pear", "plum"], "bob": ["pip"]})
+    table.act(None, do="end_writing")
+    assert table.custom_ids() == ["topstop:7:dispute:1"]
+    table.act("cat", do="dispute", of="ann", word="pear")
+    assert table.custom_ids() == ["topstop:7:vote:yes.1.1", "topstop:7:vote:no.1.1"]
+    table.act("ann", do="vote", accept=True)
+    table.act("bob", do="vote", accept=True)
+    table.act("bob", do="dispute", of="ann", word="plum")
+    assert table.custom_ids() == ["topstop:7:vote:yes.1.2", "topstop:7:vote:no.1.2"]
+    table.act("ann", do="vote", accept=True)
+    table.act("cat", do="vote", accept=True)
+    table.act(None, do="end_round")
+    assert table.custom_ids() == ["topstop:7:spin:2"]
+    assert all(components.CUSTOM_ID.fullmatch(i) for i in table.custom_ids())
+
+
+async def test_button_args_become_the_actions_round_and_old_ids_still_work() -> None:
+    assert _round_of("3") == {"round": 3}
+    assert _round_of(None) == {}  # a button drawn before ids named their round
+    assert vote_action("yes.2.1") == {"do": "vote", "accept": True, "round": 2, "dispute": 1}
+    assert vote_action("no.2.3") == {"do": "vote", "accept": False, "round": 2, "dispute": 3}
+    assert vote_action("yes") == {"do": "vote", "accept": True}
+    assert vote_action("no") == {"do": "vote", "accept": False}
+
+
+async def test_a_form_or_menu_button_of_another_round_is_refused_before_it_opens() -> None:
+    table = round_one()
+    _check_round("1", table.view())
+    _check_round(None, table.view())
+    with pytest.raises(StaleAction, match="^That button belongs to the first spin; use the latest message"):
+        _check_round("0", table.view())
+    table.act(None, do="end_writing")
+    table.act(None, do="end_round")
+    with pytest.raises(StaleAction) as caught:
+        _check_round("1", table.view())
+    assert caught.value.message == "That button belongs to round 1; use the latest message."
+
+
+async def test_the_dispute_menu_fits_discords_limits_for_values_and_labels() -> None:
+    owner = "9" * 20  # the longest Discord id
+    table = round_one([owner, "bob"], names={owner: "N" * 32, "bob": "Bob"})
+    longest = "p" + "ﬃ" * 13  # 40 characters once normalised, the most a word may have
+    table.write({owner: [longest, "pear", "pear"], "bob": ["plum"]})
+    table.act(None, do="end_writing")
+    choices = dispute_choices(table.record, table.view()["round"]["lists"])
+    assert [c.value for c in choices] == [f"{owner}|p{'ffi' * 13}", f"{owner}|pear", "bob|plum"]
+    assert all(
+        len(c.value) <= 100 and len(c.label) <= 100 and len(c.description or "") <= 100 for c in choices
+    )
+    # A game saved before the length was checked after normalising may hold a longer word: it is named by
+    # its place in the list, never sent over the limit.
+    legacy = {owner: [{"word": "p" + "ffi" * 40, "valid": False, "reason": "not_a_word", "disputed": False}]}
+    [choice] = dispute_choices(table.record, legacy)
+    assert choice.value == f"{owner}#0" and len(choice.label) == 100 and choice.label.endswith("…")
+
+
+async def test_the_words_form_shows_the_saved_words_normalised_within_its_max_length() -> None:
+    table = round_one(["ann", "bob"], language="de")
+    table.act("ann", do="submit", words=["Maße", "PFERD"])
+    saved = table.view("ann")["round"]["your_words"]
+    assert saved == ["masse", "pferd"]  # case-folded: ß is written ss
+    form = words_modal(7, "P", 5, saved, 1)
+    assert form.custom_id == "topstop:7:words:1"
+    inputs = [item for item in form.children if isinstance(item, discord.ui.TextInput)]
+    assert [i.default for i in inputs] == ["masse", "pferd", None, None, None]
+    assert all(i.max_length == 40 for i in inputs)
+    legacy = words_modal(7, "P", 5, ["p" + "ffi" * 40, "pear"], 1)  # saved before the fix: left out
+    assert [i.default for i in legacy.children if isinstance(i, discord.ui.TextInput)][:2] == [None, "pear"]
+    assert words_modal(7, "P", 5, []).custom_id == "topstop:7:words"
+
+
+async def test_the_reveal_starts_with_the_stop_caller_and_goes_clockwise() -> None:
+    # Words Reveal: starting with the player who called STOP and moving clockwise; then who wrote nothing.
+    table = round_one(["ann", "bob", "cat", "dan"])
+    table.write({"ann": ["pear"], "cat": ["plum"], "dan": ["pip"]})
+    table.act("cat", do="stop")
+    table.act(None, do="end_writing")
+    names = [(f.name or "").split(" —")[0] for f in table.embed().fields]
+    assert names[:4] == ["Cat", "Dan", "Ann", "Bob"]
+    table.act(None, do="end_round")
+    closed = table.cog.reveal_embed(table.record, table.view()["history"][-1], table.view())
+    assert [(f.name or "").split(" —")[0] for f in closed.fields][:4] == ["Cat", "Dan", "Ann", "Bob"]
+
+
+async def test_new_refuses_numbers_out_of_bounds_with_a_clear_message() -> None:
+    _check_bounds(target=5, writing_time=900, grace=1)
+    _check_bounds(target=None, writing_time=None, grace=None)
+    with pytest.raises(BadAction, match=r"^grace is 1 to 120 \(seconds\); 0 is out of bounds\.$"):
+        _check_bounds(grace=0)
+    with pytest.raises(BadAction, match="target is 5 to 500"):
+        _check_bounds(target=4)

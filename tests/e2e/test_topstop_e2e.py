@@ -506,3 +506,84 @@ async def test_a_click_on_a_table_message_just_posted_lands_on_it(
     assert "The game has started with 2 players" in lobby.text and lobby.buttons == []
     assert "who spins first?" in first.text and first.buttons == []
     assert f"Write 5 words starting with **{letter}**" in board.text and "STOP!" in board.button_labels
+
+
+async def click_as_drawn(player: Player, drawn: dict[str, Any], label: str) -> Reply:
+    """Clicks a button on a message as it was drawn earlier (`drawn`, a copy of its raw payload): a client
+    that still shows an old message, or a message whose closing edit did not go through."""
+    button = next(c for row in drawn["components"] for c in row["components"] if c.get("label") == label)
+    data = {"custom_id": button["custom_id"], "component_type": 2, "id": button.get("id")}
+    record = await player.table.fake.send_interaction(
+        player.user, 3, data, channel_id=int(drawn["channel_id"]), message=copy.deepcopy(drawn)
+    )
+    reply = Reply(player.table.fake, record)
+    await player.table.fake.wait_until(
+        lambda: record.acknowledged, within=player.table.timeout, what=f"the answer to {label!r}"
+    )
+    await player.table.fake.settle(within=player.table.timeout)
+    return reply
+
+
+async def test_a_button_of_the_previous_round_is_refused_and_changes_nothing(
+    product_bot: Any, table: Table
+) -> None:
+    game = await Game.open(table, ["alice", "bob"], product_bot, language="en")
+    alice, bob = game.players
+    board = await game.first_spin()
+    letter = await game.spin(board)
+    drawn = copy.deepcopy(board.raw)  # round one's writing message, its STOP button still on it
+    assert [b["custom_id"].split(":")[2:] for b in board.buttons] == [
+        ["write", "1"],
+        ["stop", "1"],
+        ["respin", "1"],
+    ]
+    mine, his, _ = hand_out(letter)
+    await game.write(alice, board, mine)
+    await game.write(bob, board, his)
+    await game.timer("writing")
+    await game.timer("review")
+    board = table.last_message
+    assert "round 2" in board.text and board.buttons[0]["custom_id"].endswith(":spin:2")
+    letter = await game.spin(board)
+    mine, _, _ = hand_out(letter)
+    await game.write(alice, board, mine)  # alice may call STOP in round two: only round one's button is stale
+
+    await refused(
+        game, click_as_drawn(alice, drawn, "STOP!"), "That button belongs to round 1; use the latest message."
+    )
+    assert "called STOP" not in board.text and "STOP!" in board.button_labels
+    await refused(game, click_as_drawn(bob, drawn, "Write my words"), "That button belongs to round 1")
+    assert bob.modal is None
+    stopped = await alice.click(board, "STOP!")  # the latest message's button works
+    assert stopped.kind == "update" and "**Alice** called STOP!" in board.text
+
+
+async def test_a_new_game_takes_the_servers_language_and_refuses_a_zero_grace(
+    product_bot: Any, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice = table.user("alice")
+    zero = await alice.slash("topstop new", grace=0)
+    assert zero.ephemeral and "grace is 1 to 120 (seconds); 0 is out of bounds." in zero.text
+    assert table.channel_messages() == []  # no lobby
+
+    settled = await table.user("dev").slash("settings language", language="fr")  # Manage Server
+    assert settled.ephemeral and "Français" in settled.text
+    bob = table.user("bob")
+    lobby = (await alice.slash("topstop new")).message  # no language given
+    assert lobby is not None and "language: fr" in lobby.text
+    by_action = {b["custom_id"].split(":")[2]: b["custom_id"] for b in lobby.buttons}
+    await bob.click(lobby, by_action["join"])  # the lobby speaks French: clicked by custom_id
+    await alice.click(lobby, by_action["start"])
+    game = Game(table, [alice, bob], product_bot)
+    first = await table.wait_for_message(lambda m: "who spins first?" in m.text, what="the first spin")
+    game.sid = int(re.findall(r"game #(\d+)", first.text)[0])
+    board = await game.first_spin()
+    rig_next_spin(product_bot, monkeypatch, "P")
+    assert await game.spin(board) == "P"
+    assert "Write 5 words starting with **P** (French)." in board.text
+    await game.write(alice, board, ["pomme", "poire"])
+    await game.write(bob, board, ["pencil", "pillow"])  # English words
+    await game.timer("writing")
+    reveal = table.last_message
+    assert field_of(reveal, "Alice").startswith("Alice — +2\npomme\npoire")
+    assert "~~pencil~~ *not in the dictionary*" in field_of(reveal, "Bob")

@@ -9,7 +9,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.engine.errors import BadAction, GameOver, IllegalMove, NotAPlayer, NotYourTurn, WrongPhase
+from bot.engine.errors import (
+    BadAction,
+    GameOver,
+    IllegalMove,
+    NotAPlayer,
+    NotYourTurn,
+    StaleAction,
+    WrongPhase,
+)
 from bot.engine.game import JSON, Action, Applied, Event, Outcome, Timer, UsedWord
 from bot.games.topstop.judging import Lexicon, WordsService, judge_lists
 from bot.games.topstop.output import history, view
@@ -135,6 +143,7 @@ class TopStop:
             if player is None:
                 raise BadAction(f"{name} needs a player.")
             _check_seated(state, player)
+            _check_round(state, action)
             self._player_actions[name](new, action, result)
         return Applied(new, result.events, result.used_words)
 
@@ -252,6 +261,12 @@ class TopStop:
         # FAQ 2: if no player can find any word, the spinner spins again, but only on a unanimous call.
         player = action["player"]
         current = _current_round(state, WRITING, player, "vote for a re-spin")
+        if current.stopped_by is not None:
+            # Our ruling: once STOP is called the letter is final; the STOP stands, so no re-spin.
+            raise WrongPhase(
+                f"{current.stopped_by} has called STOP: the letter {current.letter} is final, so there is "
+                "no re-spin this round."
+            )
         writers = [p for p, words in current.submissions.items() if words]
         if writers:
             raise IllegalMove(f"{writers[0]} has written words, so the round is played (FAQ 2).")
@@ -292,6 +307,10 @@ class TopStop:
             raise IllegalMove("Submit your words before calling STOP.")
         count = len(current.submissions[player])
         current.stopped_by = player
+        if current.respin_votes:
+            # Our ruling: the letter is final once STOP is called, so pending re-spin requests are dropped.
+            current.respin_votes = []
+            step.events.append({"type": "respin_cancelled", "player": player})
         # Penalty: STOP without the required words costs 1 point the first time, 2 the second, and so on.
         if count < state.options.words:
             current.stop_penalty = state.penalties[player] + 1
@@ -330,10 +349,16 @@ class TopStop:
         entry = current.lists[owner][index]
         entry.disputed = True
         voters = [p for p in _round_players(state) if p != player]
-        current.dispute = Dispute(disputer=player, owner=owner, index=index, voters=voters)
+        # Each vote of a round has its own number, so a button of an earlier vote cannot land on this one.
+        current.opened_disputes += 1
+        current.dispute = Dispute(
+            disputer=player, owner=owner, index=index, voters=voters, number=current.opened_disputes
+        )
         step.events.append(
             {
                 "type": "dispute_opened",
+                "round": current.number,
+                "dispute": current.opened_disputes,
                 "player": player,
                 "of": owner,
                 "word": word,
@@ -351,6 +376,15 @@ class TopStop:
             raise BadAction("A vote is accept: true or false.")
         current = _current_round(state, REVIEW, player, "vote")
         dispute = current.dispute
+        wanted = action.get("dispute")
+        if wanted is not None:
+            if isinstance(wanted, bool) or not isinstance(wanted, int):
+                raise BadAction("dispute is the number of the vote within its round.")
+            if dispute is None or dispute.number != wanted:
+                raise StaleAction(
+                    f"That button belongs to vote {wanted} of round {current.number}, which is closed; "
+                    "use the latest message."
+                )
         if dispute is None:
             raise IllegalMove("No vote is open.")
         if player not in dispute.voters:
@@ -538,13 +572,17 @@ class TopStop:
         kept = [w.strip() for w in words if w.strip()]
         if len(kept) > limit:
             raise BadAction(f"Write at most {limit} words.")
-        too_long = [w for w in kept if len(w) > MAX_WORD_LENGTH]
+        lexicon = self._lexicon(state)
+        normalised = [lexicon.normalise(w) for w in kept]
+        # The length counts once the word is normalised: case folding may lengthen it (ﬃ → ffi, ß → ss),
+        # and the normalised word is what is stored, shown back in the form and put in a dispute's menu.
+        too_long = [w for w in normalised if len(w) > MAX_WORD_LENGTH]
         if too_long:
             raise BadAction(
-                f"A word has at most {MAX_WORD_LENGTH} characters ({too_long[0][:20]}… is longer)."
+                f"A word has at most {MAX_WORD_LENGTH} characters once written plainly, ligatures and ß "
+                f"spelt out ({too_long[0][:20]}… has {len(too_long[0])})."
             )
-        lexicon = self._lexicon(state)
-        return [lexicon.normalise(w) for w in kept]
+        return normalised
 
 
 # -- module helpers ---------------------------------------------------------------------------------
@@ -602,6 +640,28 @@ def _seconds_option(options: Mapping[str, Any], key: str, default: float) -> flo
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 3600:
         raise BadAction(f"{key} is a number of seconds, more than 0 and at most 3600.")
     return float(value)
+
+
+def stale_round(number: int) -> StaleAction:
+    """The refusal of a button (or form) of another round than the current one; 0 is the first spin."""
+    where = "the first spin" if number == 0 else f"round {number}"
+    return StaleAction(f"That button belongs to {where}; use the latest message.")
+
+
+def current_round_number(state: TopStopState) -> int:
+    """The round the table is in: 0 during the first spin, then 1, 2, …"""
+    return len(state.rounds)
+
+
+def _check_round(state: TopStopState, action: Action) -> None:
+    """A button names its round: an action from another round's message is refused; none named is fine."""
+    number = action.get("round")
+    if number is None:
+        return
+    if isinstance(number, bool) or not isinstance(number, int) or number < 0:
+        raise BadAction("round is the number of the round the action is for (0: the first spin).")
+    if number != current_round_number(state):
+        raise stale_round(number)
 
 
 def _check_seated(state: TopStopState, player: Any) -> None:
@@ -702,6 +762,8 @@ def _start_round(state: TopStopState, spinner: str, step: _Step) -> None:
 
 def _respin_if_unanimous(state: TopStopState, step: _Step) -> None:
     current = state.round
+    if current.stopped_by is not None:
+        return  # after STOP the letter is final (and the requests were dropped)
     if not current.respin_votes or set(_round_players(state)) - set(current.respin_votes):
         return
     assert current.letter is not None

@@ -83,6 +83,7 @@ def _entry(entry: Entry) -> dict[str, Any]:
 def _dispute_view(current: Round, dispute: Dispute, viewer: str | None) -> dict[str, Any]:
     entry = current.lists[dispute.owner][dispute.index]
     shown: dict[str, Any] = {
+        "number": dispute.number,
         "by": dispute.disputer,
         "of": dispute.owner,
         "word": entry.word,

@@ -80,6 +80,7 @@ class Dispute:
     index: int
     voters: list[str]
     votes: dict[str, bool] = field(default_factory=dict)
+    number: int = 0  # the vote's number within its round (1, 2, …), named by its buttons
 
     @property
     def tally(self) -> tuple[int, int]:
@@ -111,6 +112,7 @@ class Round:
     lists: dict[str, list[Entry]] = field(default_factory=dict)  # revealed, judged
     dispute: Dispute | None = None
     disputes: list[Dispute] = field(default_factory=list)  # closed
+    opened_disputes: int = 0  # votes opened this round, cancelled ones included: the next one's number - 1
     points: dict[str, int] | None = None  # set when the round is scored
 
 
@@ -169,10 +171,13 @@ def _load_dispute(data: dict[str, Any]) -> Dispute:
         index=data["index"],
         voters=list(data["voters"]),
         votes=dict(data["votes"]),
+        number=data.get("number", 0),  # saved before votes were numbered
     )
 
 
 def _load_round(data: dict[str, Any]) -> Round:
+    # Saved before votes were numbered: count the votes it shows so the next one gets a new number.
+    opened = data.get("opened_disputes", len(data["disputes"]) + (data["dispute"] is not None))
     return Round(
         number=data["number"],
         spinner=data["spinner"],
@@ -191,4 +196,5 @@ def _load_round(data: dict[str, Any]) -> Round:
         dispute=_load_dispute(data["dispute"]) if data["dispute"] is not None else None,
         disputes=[_load_dispute(d) for d in data["disputes"]],
         points=dict(data["points"]) if data["points"] is not None else None,
+        opened_disputes=opened,
     )

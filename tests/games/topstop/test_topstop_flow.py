@@ -300,3 +300,51 @@ def test_rule_system_actions_only_in_their_phase() -> None:
     table.do("end_writing")
     table.refuses(IllegalMove, "close_vote")
     table.refuses(WrongPhase, "end_writing")
+
+
+def test_ruling_respin_refused_after_stop_and_pending_requests_dropped() -> None:
+    # Our ruling: once STOP is called the letter is final. A re-spin would otherwise carry the STOP (and
+    # its penalty) over to the new letter.
+    table = Table()
+    table.do("spin", "ann", letter="Q")
+    table.do("respin", "ann")
+    table.do("respin", "bob")
+    table.do("submit", "cat", words=[])  # an empty list: the re-spin requests still stand (FAQ 2)
+    table.do("stop", "cat")
+    assert table.events("respin_cancelled") == [{"type": "respin_cancelled", "player": "cat"}]
+    assert table.state.round.respin_votes == []
+    error = table.refuses(WrongPhase, "respin", "cat")
+    assert "cat has called STOP: the letter Q is final" in error.message
+    table.refuses(WrongPhase, "respin", "ann")
+    assert table.state.phase == "writing" and table.state.round.letter == "Q"
+    table.do("end_writing")
+    table.do("end_round")
+    record = table.output()["history"][0]
+    assert record["respun"] == [] and record["stopped_by"] == "cat" and record["penalties"] == {"cat": 1}
+
+
+def test_ruling_leaving_after_stop_never_triggers_a_respin() -> None:
+    table = Table()
+    table.do("spin", "ann", letter="Q")
+    table.do("submit", "ann", words=[])
+    table.do("stop", "ann")
+    table.refuses(WrongPhase, "respin", "bob")
+    table.do("leave", "cat")
+    assert table.state.phase == "writing" and table.state.round.stopped_by == "ann"
+
+
+@pytest.mark.parametrize(
+    ("word", "length"),
+    [("ﬃ" * 13, 39), ("ß" * 20, 40), ("Maße" * 10, 50), ("ﬃ" * 40, 120), ("ß" * 21, 42)],
+)
+def test_rule_word_length_counts_after_normalising(word: str, length: int) -> None:
+    # The 40-character limit is checked on the normalised word (what is stored, shown back in the form and
+    # put in a dispute's menu): case folding lengthens ﬃ to ffi and ß to ss.
+    table = Table()
+    table.do("spin", "ann", letter="F")
+    if length <= 40:
+        table.do("submit", "bob", words=[word])
+        assert [len(w) for w in table.state.round.submissions["bob"]] == [length]
+    else:
+        error = table.refuses(BadAction, "submit", "bob", words=[word])
+        assert f"has {length})" in error.message and "at most 40 characters" in error.message
