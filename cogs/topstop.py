@@ -63,6 +63,50 @@ class TopStop(GameCog, name="Top Stop"):
     game_name = GAME
     title = "Top Stop"
     colour = discord.Colour.orange()
+    command_translations = {
+        "de": {
+            "Top Stop: the word race": "Top Stop: das Wortrennen",
+            "Open a Top Stop lobby in this channel": "Eine Top-Stop-Lobby in diesem Kanal öffnen",
+            "Language of the words (default: the server's)": "Sprache der Wörter (Standard: die des Servers)",
+            "Winning score (default by player count: 50, 100 or 150)": (
+                "Siegpunktzahl (Standard nach Spielerzahl: 50, 100 oder 150)"
+            ),
+            "Seconds to write before writing closes (default 180)": "Sekunden zum Schreiben (Standard 180)",
+            "Seconds the others get after STOP (default 10)": "Sekunden für die anderen nach STOP (Standard 10)",
+            "Base game (the only mode so far)": "Grundspiel (bisher der einzige Modus)",
+            "Base game": "Grundspiel",
+            "French": "Französisch",
+            "German": "Deutsch",
+            "The game in this channel, with your own words": "Das Spiel in diesem Kanal, mit deinen Wörtern",
+            "Leave the game in this channel (it goes on while two remain)": (
+                "Das Spiel in diesem Kanal verlassen (es geht weiter, solange zwei bleiben)"
+            ),
+            "End the game here (host or Manage Server; other players ask by vote)": (
+                "Das Spiel hier beenden (Gastgeber oder Server verwalten; andere fragen per Abstimmung)"
+            ),
+        },
+        "fr": {
+            "Top Stop: the word race": "Top Stop : la course aux mots",
+            "Open a Top Stop lobby in this channel": "Ouvrir un salon Top Stop dans ce canal",
+            "Language of the words (default: the server's)": "Langue des mots (par défaut : celle du serveur)",
+            "Winning score (default by player count: 50, 100 or 150)": (
+                "Score gagnant (par défaut selon le nombre de joueurs : 50, 100 ou 150)"
+            ),
+            "Seconds to write before writing closes (default 180)": "Secondes pour écrire (180 par défaut)",
+            "Seconds the others get after STOP (default 10)": "Secondes laissées aux autres après STOP (10 par défaut)",
+            "Base game (the only mode so far)": "Jeu de base (le seul mode pour l'instant)",
+            "Base game": "Jeu de base",
+            "French": "Français",
+            "German": "Allemand",
+            "The game in this channel, with your own words": "La partie de ce canal, avec vos mots",
+            "Leave the game in this channel (it goes on while two remain)": (
+                "Quitter la partie de ce canal (elle continue tant que deux joueurs restent)"
+            ),
+            "End the game here (host or Manage Server; other players ask by vote)": (
+                "Terminer la partie (hôte ou Gérer le serveur ; les autres demandent par un vote)"
+            ),
+        },
+    }
 
     def __init__(self, bot: TopBot) -> None:
         super().__init__(bot)
@@ -89,7 +133,7 @@ class TopStop(GameCog, name="Top Stop"):
         target="Winning score (default by player count: 50, 100 or 150)",
         writing_time="Seconds to write before writing closes (default 180)",
         grace="Seconds the others get after STOP (default 10)",
-        mode="Base game (the Advanced cards are coming)",
+        mode="Base game (the only mode so far)",
     )
     @app_commands.choices(
         language=[app_commands.Choice(name=n, value=c) for c, n in LANGUAGE_NAMES.items()],

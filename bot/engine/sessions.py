@@ -259,6 +259,9 @@ class SessionManager:
         except GameError as error:
             # The rules speak of players by id; the people reading the message know them by name.
             error.message = _with_names(error.message, record)
+            german = getattr(error, "message_de", None)  # games with texts of their own (TopWords)
+            if isinstance(german, str):
+                error.message_de = _with_names(german, record)  # type: ignore[attr-defined]
             raise
         try:
             return await self._persist(loaded, session_id, player, interaction_id, complete, applied)

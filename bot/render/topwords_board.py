@@ -41,6 +41,28 @@ TILE_BY_HEIGHT = {
 }
 LETTER_ON_DARK = (255, 255, 255)
 
+# The picture's words in the table's language (the renderer knows no cog: the caller passes `lang`).
+LABELS: dict[str, dict[str, str]] = {
+    "en": {
+        "bag": "Bag: {count} tiles",
+        "last_move": "Last move: {name}",
+        "points": "= {points} points",
+        "doubled": "doubled",
+        "bonus": "+{bonus} bonus",
+        "game_over": "Game over",
+        "winner": "Winner: {name}",
+    },
+    "de": {
+        "bag": "Beutel: {count} Buchstaben",
+        "last_move": "Letzter Zug: {name}",
+        "points": "= {points} Punkte",
+        "doubled": "verdoppelt",
+        "bonus": "+{bonus} Bonus",
+        "game_over": "Spielende",
+        "winner": "Gewinner: {name}",
+    },
+}
+
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 Colour = tuple[int, int, int]
 
@@ -106,10 +128,12 @@ def render_board(
     last_move: Iterable[Sequence[int]] | None = None,
     scores: Mapping[str, int] | None = None,
     names: Mapping[str, str] | None = None,
+    lang: str = "en",
 ) -> bytes:
     """A PNG of the board in `view`; `last_move` squares (default: the view's) are outlined in red.
 
-    `scores` default to the view's; `names` map player ids to display names (default: the ids).
+    `scores` default to the view's; `names` map player ids to display names (default: the ids); the
+    panel's words are in `lang` ("en" or "de", see LABELS; any other language gets English).
     """
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
@@ -121,7 +145,7 @@ def render_board(
     for row in range(SIZE):
         for col in range(SIZE):
             _square(draw, row, col, board[row][col], (row, col) in moved)
-    _panel(draw, view, dict(view.get("scores", {}) if scores is None else scores), names or {})
+    _panel(draw, view, dict(view.get("scores", {}) if scores is None else scores), names or {}, lang)
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=1)
     return out.getvalue()
@@ -159,8 +183,45 @@ def _square(draw: ImageDraw.ImageDraw, row: int, col: int, stack: str, highlight
     draw.text((x1 - 5, y1 - 3), str(height), fill=ink, font=_font(12), anchor="rd")
 
 
+def label(lang: str, key: str, **fields: object) -> str:
+    """One of the picture's words in `lang` (English when the language has none)."""
+    return LABELS.get(lang, LABELS["en"])[key].format(**fields)
+
+
+def panel_lines(view: Mapping[str, Any], names: Mapping[str, str], lang: str) -> dict[str, list[str]]:
+    """The panel's texts below the scores, in `lang`: the bag, the last move, the end."""
+
+    def name(player: str, limit: int) -> str:
+        return _short(names.get(player, player), limit)
+
+    out: dict[str, list[str]] = {"bag": [], "last_move": [], "end": []}
+    if "bag_count" in view:
+        out["bag"].append(label(lang, "bag", count=view["bag_count"]))
+    history = view.get("history") or []
+    if history:
+        last = history[-1]
+        extras = [label(lang, "doubled")] if last.get("doubled") else []
+        if last.get("bonus"):
+            extras.append(label(lang, "bonus", bonus=last["bonus"]))
+        # The heading, the total, and what made it (on a line of its own: German needs the room).
+        out["last_move"] = [
+            label(lang, "last_move", name=name(last["player"], 13)),
+            label(lang, "points", points=last["points"]),
+        ]
+        if extras:
+            out["last_move"].append(" ".join(extras))
+    if view.get("finished"):
+        out["end"] = [label(lang, "game_over")]
+        out["end"] += [label(lang, "winner", name=name(p, 13)) for p in view.get("winners", [])]
+    return out
+
+
 def _panel(
-    draw: ImageDraw.ImageDraw, view: Mapping[str, Any], scores: Mapping[str, int], names: Mapping[str, str]
+    draw: ImageDraw.ImageDraw,
+    view: Mapping[str, Any],
+    scores: Mapping[str, int],
+    names: Mapping[str, str],
+    lang: str,
 ) -> None:
     x = MARGIN + BOARD_PX + MARGIN // 2
     y = MARGIN
@@ -179,27 +240,28 @@ def _panel(
         draw.text((x + PANEL - 12, y), str(scores.get(player, 0)), fill=colour, font=_font(18), anchor="ra")
         y += 28
     y += 12
-    if "bag_count" in view:
-        _text(draw, (x, y), f"Bag: {view['bag_count']} tiles", 15, LABEL)
+    lines = panel_lines(view, names, lang)
+    for line in lines["bag"]:
+        _text(draw, (x, y), line, 15, LABEL)
         y += 24
-    history = view.get("history") or []
-    if history:
-        last = history[-1]
-        _text(draw, (x, y), "Last move: " + _short(names.get(last["player"], last["player"]), 13), 15, LABEL)
+    if lines["last_move"]:
+        heading, *totals = lines["last_move"]
+        _text(draw, (x, y), heading, 15, LABEL)
         y += 22
-        for word in last["words"][:6]:
+        for word in view["history"][-1]["words"][:6]:
             _text(draw, (x + 10, y), word["word"], 15, LABEL)
             draw.text((x + 150, y), str(word["points"]), fill=LABEL, font=_font(15), anchor="ra")
             y += 20
-        extra = " doubled" if last.get("doubled") else ""
-        bonus = f" +{last['bonus']} bonus" if last.get("bonus") else ""
-        _text(draw, (x + 10, y), f"= {last['points']} points{extra}{bonus}", 15, LABEL)
-        y += 28
-    if view.get("finished"):
-        _text(draw, (x, y), "Game over", 18, HIGHLIGHT)
+        for total in totals:
+            _text(draw, (x + 10, y), total, 15, LABEL)
+            y += 20
+        y += 8
+    if lines["end"]:
+        over, *winner_lines = lines["end"]
+        _text(draw, (x, y), over, 18, HIGHLIGHT)
         y += 26
-        for player in winners:
-            _text(draw, (x, y), "Winner: " + _short(names.get(player, player), 13), 15, HIGHLIGHT)
+        for line in winner_lines:
+            _text(draw, (x, y), line, 15, HIGHLIGHT)
             y += 22
 
 

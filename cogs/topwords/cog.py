@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.engine.errors import BadAction, GameError, NotYourTurn
+from bot.engine.errors import GameError, NotYourTurn
 from bot.engine.game import Event
 from bot.engine.sessions import ActResult
 from bot.games.topwords import RuleBroken, parse_square, square_name
@@ -28,7 +28,16 @@ from bot.ui.gamecog import GameCog
 from bot.ui.replies import NO_MENTIONS, reply_private
 from cogs.topwords import table
 from cogs.topwords.table import GAME
-from cogs.topwords.texts import Lang, Refusal, error_text, lang_of, swap_letter, text, word_letters
+from cogs.topwords.texts import (
+    COMMAND_TRANSLATIONS,
+    Lang,
+    Refusal,
+    error_text,
+    lang_of,
+    swap_letter,
+    text,
+    word_letters,
+)
 
 if TYPE_CHECKING:
     from bot.app import TopBot
@@ -53,6 +62,7 @@ class TopWordsCog(GameCog, name="TopWords"):
     colour = table.COLOUR
     # The rulebook has no early end: a game ended by the host is cancelled and stored without a result.
     end_action = None
+    command_translations = COMMAND_TRANSLATIONS
 
     def __init__(self, bot: TopBot) -> None:
         super().__init__(bot)
@@ -112,7 +122,8 @@ class TopWordsCog(GameCog, name="TopWords"):
             except RuleBroken as error:
                 if error.code != "invalid_word":
                     raise
-                ask = table.allow_item(record.id, lang, letters, start, direction.value)
+                move = len(view["history"]) + 1  # the number the refused move would have had
+                ask = table.allow_item(record.id, lang, letters, start, direction.value, move)
                 message = f"⚠️ {error_text(error, lang)}\n{text(lang, 'ask_table')}"
                 await answer_privately(interaction, message, view=components.view_of(ask))
                 return
@@ -153,7 +164,7 @@ class TopWordsCog(GameCog, name="TopWords"):
         async with answering(interaction) as lang:
             record = await self._channel_game(interaction)
             if record.status == "lobby":
-                await reply_private(interaction, embed=self.lobby_embed(record))
+                await reply_private(interaction, embed=self.lobby_embed(record, lang=lang))
                 return
             player = str(interaction.user.id)
             view = await self.bot.sessions.view(record.id, player)
@@ -197,31 +208,39 @@ class TopWordsCog(GameCog, name="TopWords"):
             await self._send_rack(interaction, session_id, lang)
 
     async def _on_challenge(
-        self, interaction: discord.Interaction[Any], session_id: int, _arg: str | None
+        self, interaction: discord.Interaction[Any], session_id: int, arg: str | None
     ) -> None:
+        """The button names the move it challenges: on an older message, after another move, the rules
+        refuse the click (stale_action) rather than challenge the newer move."""
         async with answering(interaction):
             await self._require_player(interaction, session_id)
+            move, _ = _move_arg(arg)
             await interaction.response.defer()  # the dictionary checks every word of the move
-            result = await self._act(interaction, session_id, {"do": "challenge"})
+            result = await self._act(interaction, session_id, {"do": "challenge"} | _with_move(move))
             await self.show(result.session, result.events)
 
     async def _on_dispute(
-        self, interaction: discord.Interaction[Any], session_id: int, word: str | None
+        self, interaction: discord.Interaction[Any], session_id: int, arg: str | None
     ) -> None:
-        """From the table (no word): ask which word when the last move made several; from that choice: vote."""
+        """From the table ("3": the move): ask which word when the move made several; from that choice
+        ("3.BAUM"): vote. A button for a move that is no longer the last one is refused by the rules."""
         async with answering(interaction) as lang:
             player = await self._require_player(interaction, session_id)
+            move, word = _move_arg(arg)
             if word is None:
-                words = table.disputable_words(await self.bot.sessions.view(session_id, player), player)
+                view = await self.bot.sessions.view(session_id, player)
+                words = table.disputable_words(view, player, move)
                 if len(words) > 1:
-                    choice = components.view_of(*table.word_items(session_id, words))
+                    shown = view["history"][-1]["move"]
+                    choice = components.view_of(*table.word_items(session_id, words, shown))
                     await reply_private(interaction, text(lang, "pick_word"), view=choice)
                     return
             await interaction.response.defer()
-            result = await self._act(
-                interaction, session_id, {"do": "dispute"} | ({"word": word} if word else {})
-            )
-            await self._confirm_vote_opened(interaction, lang, picked=word is not None)
+            action = {"do": "dispute"} | _with_move(move) | ({"word": word} if word else {})
+            result = await self._act(interaction, session_id, action)
+            # Two players: nobody but the mover could vote, so the dictionary decided at once.
+            decided = any(event.get("type") == "vote_result" for event in result.events)
+            await self._confirm_vote_opened(interaction, lang, picked=word is not None, decided=decided)
             await self.show(result.session, result.events)
 
     async def _on_allow(
@@ -230,21 +249,24 @@ class TopWordsCog(GameCog, name="TopWords"):
         """Strict mode: the player puts their refused move to the vote (the move rides in the button's id)."""
         async with answering(interaction) as lang:
             player = await self._require_player(interaction, session_id)
-            letters, square, direction = _refused_move(arg)
+            letters, square, direction, move = _refused_move(arg)
             view = await self.bot.sessions.view(session_id, player)
             tiles = tiles_for_command(view, letters, square, direction)
             await interaction.response.defer()
-            result = await self._act(
-                interaction, session_id, {"do": "dispute", "tiles": [list(t) for t in tiles]}
-            )
+            action = {"do": "dispute", "tiles": [list(t) for t in tiles]} | _with_move(move)
+            result = await self._act(interaction, session_id, action)
             await self._confirm_vote_opened(interaction, lang, picked=True)
             await self.show(result.session, result.events)
 
     async def _on_vote(self, interaction: discord.Interaction[Any], session_id: int, arg: str | None) -> None:
         async with answering(interaction) as lang:
             await self._require_player(interaction, session_id)
+            answer, _, number = (arg or "").partition(".")  # "yes.3": the answer and the vote it is for
+            action: dict[str, Any] = {"do": "vote", "accept": answer == "yes"}
+            if number.isdigit():
+                action["vote"] = int(number)
             await interaction.response.defer()  # an allowed move is placed at once
-            result = await self._act(interaction, session_id, {"do": "vote", "accept": arg == "yes"})
+            result = await self._act(interaction, session_id, action)
             await self.show(result.session, result.events)
             await interaction.followup.send(text(lang, "vote_cast"), ephemeral=True)
 
@@ -275,7 +297,7 @@ class TopWordsCog(GameCog, name="TopWords"):
         elif record.message_id is not None:
             note = text(lang, "lobby_closed")
             await channel.get_partial_message(record.message_id).edit(
-                embed=self.lobby_embed(record, note), view=None
+                embed=self.lobby_embed(record, note, lang), view=None
             )
 
     async def show(self, record: SessionRecord, events: list[Event]) -> None:
@@ -308,7 +330,7 @@ class TopWordsCog(GameCog, name="TopWords"):
         embed = table.table_embed(record, view, events, lang, closes=closes)
         items = table.table_items(record.id, view, lang, restorable=restorable)
         names = {player: record.name(player) for player in view["players"]}
-        png = await asyncio.to_thread(render_board, view, names=names)
+        png = await asyncio.to_thread(render_board, view, names=names, lang=lang)
         return embed, items, table.board_file(png, lang)
 
     async def _retire(self, channel: discord.PartialMessageable, record: SessionRecord) -> None:
@@ -358,13 +380,14 @@ class TopWordsCog(GameCog, name="TopWords"):
         return "\n".join(lines)
 
     async def _confirm_vote_opened(
-        self, interaction: discord.Interaction[Any], lang: Lang, *, picked: bool
+        self, interaction: discord.Interaction[Any], lang: Lang, *, picked: bool, decided: bool = False
     ) -> None:
         """A private choice (a word, the refused move) turns into the confirmation; else a new private note."""
+        note = text(lang, "vote_by_dictionary" if decided else "vote_opened")
         if picked:
-            await interaction.edit_original_response(content=text(lang, "vote_opened"), view=None)
+            await interaction.edit_original_response(content=note, view=None)
         else:
-            await interaction.followup.send(text(lang, "vote_opened"), ephemeral=True)
+            await interaction.followup.send(note, ephemeral=True)
 
     async def _channel_game(self, interaction: discord.Interaction[Any]) -> SessionRecord:
         assert interaction.channel_id is not None
@@ -411,10 +434,27 @@ def _own_rack_event(events: list[Event], player: str) -> Event | None:
     return next((e for e in events if e.get("type") == "rack" and e.get("private_to") == player), None)
 
 
-def _refused_move(arg: str | None) -> tuple[str, str, str]:
-    """The "WORD.E5.across" a refused move's button carries."""
+def _refused_move(arg: str | None) -> tuple[str, str, str, int | None]:
+    """The "WORD.E5.across.5" a refused move's button carries (5: the number the move would get; older
+    buttons carry no number)."""
     parts = (arg or "").split(".")
+    if len(parts) == 4 and parts[3].isdigit():
+        return parts[0], parts[1], parts[2], int(parts[3])
     if len(parts) != 3:
-        raise BadAction("This button does not carry a move.")
+        raise Refusal("no_move")
     letters, square, direction = parts
-    return letters, square, direction
+    return letters, square, direction, None
+
+
+def _move_arg(arg: str | None) -> tuple[int | None, str | None]:
+    """ "3" (the move a table button acts on) or "3.BAUM" (and the word); an older bot's bare "BAUM"."""
+    if not arg:
+        return None, None
+    head, _, rest = arg.partition(".")
+    if head.isdigit():
+        return int(head), rest or None
+    return None, arg
+
+
+def _with_move(move: int | None) -> dict[str, Any]:
+    return {} if move is None else {"move": move}

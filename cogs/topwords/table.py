@@ -56,17 +56,33 @@ def challenge_open(view: View) -> bool:
 
 
 def dispute_open(view: View, restorable: bool) -> bool:
-    """A vote on the dictionary's verdict: of the last move, or of a move just taken back (`restorable`)."""
+    """A vote on the dictionary's verdict: of the last move, or of a move just taken back (`restorable`).
+
+    The mover never votes on their own move: with two players in strict mode nobody is left to vote and
+    the dictionary, which already allowed the move, decides (docs/rules/topwords.md) — no button then.
+    """
     if view["phase"] not in LIVE_PHASES:
         return False
+    if restorable:
+        return True
     pending = view["pending"]
-    return restorable or (pending is not None and not pending["settled"])
+    if pending is None or pending["settled"]:
+        return False
+    return not (view["mode"] == "strict" and len(view["players"]) <= 2)
 
 
-def disputable_words(view: View, player: str) -> list[str]:
-    """The words of the last move that `player` (not its mover) may put to the vote, in order."""
+def disputed_move(view: View, restorable: bool) -> int:
+    """The number of the move a Dispute button acts on: the move taken back, or the last move."""
+    return len(view["history"]) + 1 if restorable else len(view["history"])
+
+
+def disputable_words(view: View, player: str, move: int | None = None) -> list[str]:
+    """The words of the last move that `player` (not its mover) may put to the vote, in order; none when
+    `move` (the move the clicked button was for) is no longer the last one."""
     pending = view["pending"]
     if pending is None or pending["settled"] or pending["player"] == player or not view["history"]:
+        return []
+    if move is not None and view["history"][-1]["move"] != move:
         return []
     return list(dict.fromkeys(word["word"] for word in view["history"][-1]["words"]))
 
@@ -154,7 +170,10 @@ def _vote_result(lang: Lang, event: Event) -> str:
         return text(lang, "news_end_refused")
     words = ", ".join(f"**{word}**" for word in event["words"])
     yes, no = event["yes"], event["no"]
-    key = "news_tie" if yes == no else "news_allowed" if event["allowed"] else "news_refused"
+    if yes == no:  # the dictionary decided: say which way
+        key = "news_tie_allowed" if event["allowed"] else "news_tie_refused"
+    else:
+        key = "news_allowed" if event["allowed"] else "news_refused"
     return text(lang, key, words=words, yes=yes, no=no)
 
 
@@ -248,44 +267,52 @@ def table_items(session_id: int, view: View, lang: Lang, *, restorable: bool) ->
             if vote["kind"] == "end"
             else ("button_allowed", "button_not_allowed")
         )
+        # Each button names the vote it answers ("yes.3"): a click on an older message is refused.
+        number = vote["id"]
         items.append(
             components.button(
-                GAME, session_id, "vote", text(lang, yes), arg="yes", style=discord.ButtonStyle.success
+                GAME, session_id, "vote", text(lang, yes), arg=f"yes.{number}",
+                style=discord.ButtonStyle.success,
             )
-        )
+        )  # fmt: skip
         items.append(
             components.button(
-                GAME, session_id, "vote", text(lang, no), arg="no", style=discord.ButtonStyle.danger
+                GAME, session_id, "vote", text(lang, no), arg=f"no.{number}", style=discord.ButtonStyle.danger
             )
         )
         return items
+    # Challenge and Dispute name the move they act on: after another move they no longer act on it.
     if challenge_open(view):
         items.append(
             components.button(
                 GAME, session_id, "challenge", text(lang, "button_challenge"), emoji="❓",
-                style=discord.ButtonStyle.danger,
+                arg=str(view["pending"]["move"]), style=discord.ButtonStyle.danger,
             )
         )  # fmt: skip
     if dispute_open(view, restorable):
-        items.append(components.button(GAME, session_id, "dispute", text(lang, "button_dispute"), emoji="⚖️"))
+        move = str(disputed_move(view, restorable))
+        items.append(
+            components.button(GAME, session_id, "dispute", text(lang, "button_dispute"), emoji="⚖️", arg=move)
+        )
     return items
 
 
-def word_items(session_id: int, words: list[str]) -> list[discord.ui.Item[Any]]:
-    """One button per word of the last move (at most 8: the line and one across per tile)."""
-    return [components.button(GAME, session_id, "dispute", word, arg=word) for word in words]
+def word_items(session_id: int, words: list[str], move: int) -> list[discord.ui.Item[Any]]:
+    """One button per word of the last move (at most 8: the line and one across per tile): "3.BAUM"."""
+    return [components.button(GAME, session_id, "dispute", word, arg=f"{move}.{word}") for word in words]
 
 
 def allow_item(
-    session_id: int, lang: Lang, letters: str, square: str, direction: str
+    session_id: int, lang: Lang, letters: str, square: str, direction: str, move: int
 ) -> discord.ui.Item[Any]:
-    """Strict mode: the refused move, kept in the button's id, can be put to the table's vote."""
+    """Strict mode: the refused move, kept in the button's id with the number it would get, can be put
+    to the table's vote ("STRASSE.E10.across.5")."""
     return components.button(
         GAME,
         session_id,
         "allow",
         text(lang, "button_ask_table"),
-        arg=f"{letters}.{square}.{direction}",
+        arg=f"{letters}.{square}.{direction}.{move}",
         emoji="⚖️",
         style=discord.ButtonStyle.primary,
     )

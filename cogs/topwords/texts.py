@@ -45,6 +45,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Nur der Gastgeber oder ein Mitglied mit „Server verwalten“ kann dieses Spiel ohne Wertung beenden. "
         "Mit Wertung endet es, wenn alle zustimmen: `/topwords propose_end`.",
     ),
+    "no_move": ("This button does not carry a move.", "Dieser Knopf enthält keinen Zug."),
     # -- private replies --------------------------------------------------------------------------
     "rack": (
         "🔤 Your rack (only you see this): {rack} — {bag} tiles left in the bag.",
@@ -71,6 +72,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Die Abstimmung läuft: die anderen Spieler entscheiden.",
     ),
     "vote_cast": ("Your vote is in.", "Deine Stimme ist abgegeben."),
+    "vote_by_dictionary": (
+        "Nobody else can vote on this move (its player does not), so the dictionary decided.",
+        "Über diesen Zug kann sonst niemand abstimmen (sein Spieler nicht), also hat das Wörterbuch entschieden.",
+    ),
     "end_proposed": (
         "You proposed to end the game: the others vote, and all of them must agree.",
         "Du hast das Spielende vorgeschlagen: die anderen stimmen ab, alle müssen zustimmen.",
@@ -122,9 +127,13 @@ TEXTS: dict[str, tuple[str, str]] = {
         "The table refused {words} ({yes}:{no}).",
         "Der Tisch hat {words} abgelehnt ({yes}:{no}).",
     ),
-    "news_tie": (
-        "Tie on {words} ({yes}:{no}): the dictionary's verdict stands.",
-        "Gleichstand bei {words} ({yes}:{no}): das Urteil des Wörterbuchs bleibt.",
+    "news_tie_allowed": (
+        "Tie on {words} ({yes}:{no}): the dictionary decides — allowed.",
+        "Gleichstand bei {words} ({yes}:{no}): das Wörterbuch entscheidet — erlaubt.",
+    ),
+    "news_tie_refused": (
+        "Tie on {words} ({yes}:{no}): the dictionary decides — not allowed.",
+        "Gleichstand bei {words} ({yes}:{no}): das Wörterbuch entscheidet — nicht erlaubt.",
     ),
     "news_end_refused": (
         "Not everyone agreed: the game goes on.",
@@ -174,7 +183,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Alle anderen müssen zustimmen.",
     ),
     "vote_majority": (
-        "The majority of votes cast decides; a tie keeps the dictionary's verdict.",
+        "The majority of votes cast decides; on a tie the dictionary decides.",
         "Die Mehrheit der abgegebenen Stimmen entscheidet; bei Gleichstand gilt das Wörterbuch.",
     ),
     "vote_count": ("{voted} of {voters} voted", "{voted} von {voters} haben abgestimmt"),
@@ -196,6 +205,55 @@ TEXTS: dict[str, tuple[str, str]] = {
     "button_end": ("End the game", "Spiel beenden"),
     "button_play_on": ("Play on", "Weiterspielen"),
     "button_ask_table": ("Ask the table to allow it", "Den Tisch abstimmen lassen"),
+}
+
+# The /topwords command tree in German, for the bot's app_commands.Translator: keys are the exact English
+# texts of cog.py's decorators (group and command descriptions, option descriptions, choice names);
+# command and option names stay as they are. Discord allows 100 characters for each.
+COMMAND_TRANSLATIONS: dict[str, dict[str, str]] = {
+    "de": {
+        "TopWords: German 3-D Scrabble": "TopWords: deutsches 3-D-Scrabble",
+        "Open a TopWords lobby in this channel (2–4 players)": (
+            "Eine TopWords-Lobby in diesem Kanal öffnen (2–4 Spieler)"
+        ),
+        "strict (the dictionary checks every move) or challenge (players challenge)": (
+            "streng (das Wörterbuch prüft jeden Zug) oder Anzweifeln (die Spieler zweifeln an)"
+        ),
+        "strict: the dictionary checks every move (default)": (
+            "streng: das Wörterbuch prüft jeden Zug (Standard)"
+        ),
+        "challenge: moves are placed unchecked, players challenge them": (
+            "Anzweifeln: Züge werden ungeprüft gelegt, die Spieler zweifeln sie an"
+        ),
+        "Place a word as it will read on the board, from a square, across or down": (
+            "Ein Wort so legen, wie es auf dem Brett steht: ab einem Feld, waagrecht oder senkrecht"
+        ),
+        "The whole word as it will read; letters already lying there are reused": (
+            "Das ganze Wort, wie es dann dasteht; dort liegende Buchstaben werden mitbenutzt"
+        ),
+        "The word's first square: column A–J and row 1–10, like E5": (
+            "Das erste Feld des Wortes: Spalte A–J und Reihe 1–10, z. B. E5"
+        ),
+        "across (to the right) or down": "waagrecht (nach rechts) oder senkrecht (nach unten)",
+        "across → (waagrecht)": "waagrecht → (across)",
+        "down ↓ (senkrecht)": "senkrecht ↓ (down)",
+        "Pass your turn; you may put one tile back into the bag and draw one": (
+            "Passen; du darfst einen Buchstaben in den Beutel zurücklegen und einen ziehen"
+        ),
+        "A tile from your rack to swap with one from the bag (optional)": (
+            "Ein Buchstabe von deinem Stellbrett zum Tauschen mit einem aus dem Beutel (optional)"
+        ),
+        "Your tiles (only you see them)": "Deine Buchstaben (nur du siehst sie)",
+        "The board and scores, with your rack (only you see it)": (
+            "Spielbrett und Punkte, mit deinem Stellbrett (nur du siehst es)"
+        ),
+        "Nobody can form a new word? Propose to end (all must agree)": (
+            "Niemand kann mehr ein Wort bilden? Spielende vorschlagen (alle müssen zustimmen)"
+        ),
+        "End the game in this channel without a result (host or Manage Server)": (
+            "Das Spiel in diesem Kanal ohne Wertung beenden (Gastgeber oder „Server verwalten“)"
+        ),
+    }
 }
 
 # German for the engine's and the rules' own refusals that carry no German text (RuleBroken does).

@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 
-from bot.engine.errors import GameError, WrongPhase
+from bot.engine.errors import GameError, StaleAction, WrongPhase
 from bot.games.topwords import RuleBroken, TopWords
 from bot.store import SessionRecord
 from bot.ui.components import CUSTOM_ID
 from cogs.topwords import table
-from cogs.topwords.cog import _refused_move
+from cogs.topwords.cog import TopWordsCog, _move_arg, _refused_move
 from cogs.topwords.texts import (
+    COMMAND_TRANSLATIONS,
     ENGINE_DE,
     TEXTS,
     Refusal,
@@ -60,14 +61,20 @@ class Game:
     """A TopWords game driven through the rules, with the events of every action kept."""
 
     def __init__(
-        self, mode: str = "strict", setup: dict[str, Any] | None = None, bad: dict[str, str] | None = None
+        self,
+        mode: str = "strict",
+        setup: dict[str, Any] | None = None,
+        bad: dict[str, str] | None = None,
+        players: tuple[str, ...] = ("ann", "bob"),
     ):
         self.rules = TopWords(Words(bad))
-        self.state = self.rules.new_game({"mode": mode}, ["ann", "bob"], setup or SETUP, random.Random(1))
-        self.events: list[dict[str, Any]] = [{"type": "started", "players": ["ann", "bob"]}]
+        seats = list(players)
+        self.state = self.rules.new_game({"mode": mode}, seats, setup or SETUP, random.Random(1))
+        self.events: list[dict[str, Any]] = [{"type": "started", "players": seats}]
+        names = {"ann": "Ann", "bob": "Bob_*", "cat": "Cat"}
         self.record = SessionRecord(
             id=7, guild_id=1, channel_id=2, game="topwords", status="active", host_id="ann",
-            players=["ann", "bob"], options={"mode": mode}, seed=1, names={"ann": "Ann", "bob": "Bob_*"},
+            players=seats, options={"mode": mode}, seed=1, names={p: names[p] for p in seats},
         )  # fmt: skip
 
     def act(self, player: str | None, **action: Any) -> list[dict[str, Any]]:
@@ -171,12 +178,14 @@ def test_the_swap_is_one_tile_letter():
 
 
 def test_a_refused_moves_button_carries_the_move_and_routes():
-    item = table.allow_item(7, "en", "STRASSE", "E10", "across")
+    item = table.allow_item(7, "en", "STRASSE", "E10", "across", 5)
     custom_id = item.item.custom_id
-    assert len(custom_id) <= 100 and CUSTOM_ID.fullmatch(custom_id)["arg"] == "STRASSE.E10.across"
-    assert _refused_move("STRASSE.E10.across") == ("STRASSE", "E10", "across")
-    with pytest.raises(GameError):
+    assert len(custom_id) <= 100 and CUSTOM_ID.fullmatch(custom_id)["arg"] == "STRASSE.E10.across.5"
+    assert _refused_move("STRASSE.E10.across.5") == ("STRASSE", "E10", "across", 5)
+    assert _refused_move("STRASSE.E10.across") == ("STRASSE", "E10", "across", None)  # an older button
+    with pytest.raises(GameError) as refused:
         _refused_move(None)
+    assert refused.value.message_de == "Dieser Knopf enthält keinen Zug."
 
 
 # -- the table ------------------------------------------------------------------------------------------
@@ -280,17 +289,25 @@ def test_a_failed_challenge_leaves_no_challenge_button():
 
 
 def test_strict_mode_has_no_challenge_button():
-    game = Game()
+    game = Game(players=("ann", "bob", "cat"))
     game.act("ann", do="place", tiles=SIEB)
     assert game.labels() == ["My rack", "Dispute"]
 
 
+def test_two_players_in_strict_mode_get_no_dispute_button():
+    """The mover never votes on their own move: nobody would be left to vote, the dictionary decides."""
+    game = Game()
+    game.act("ann", do="place", tiles=SIEB)
+    assert game.labels() == ["My rack"]
+
+
 def test_a_dispute_vote_shows_the_question_and_vote_buttons():
-    game = Game(setup=BAUM_SETUP)
+    game = Game(setup=BAUM_SETUP, players=("ann", "bob", "cat"))
     game.act("ann", do="place", tiles=SIEB)
     game.act("bob", do="place", tiles=BAUM)
     assert table.disputable_words(game.view(), "ann") == ["BAUM"]
     assert table.disputable_words(game.view(), "bob") == []
+    assert table.disputable_words(game.view(), "ann", move=1) == []  # a button of the move before
     game.act("ann", do="dispute", word="BAUM")
     shown = game.embed(closes=2_000_000_000.0)
     assert shown["title"] == "TopWords — vote"
@@ -298,7 +315,7 @@ def test_a_dispute_vote_shows_the_question_and_vote_buttons():
     assert "**Ann** disputes **BAUM** by **Bob\\_\\***. Allowed?" in vote["value"]
     assert "0 of 1 voted · closes <t:2000000000:R>" in vote["value"]
     assert game.labels() == ["My rack", "Allowed", "Not allowed"]
-    game.act("bob", do="vote", accept=False)
+    game.act("cat", do="vote", accept=False)  # bob made the move: he does not vote on it
     assert "The table refused **BAUM** (0:1)." in game.embed()["description"]
 
 
@@ -392,3 +409,84 @@ def test_a_move_taken_back_can_be_put_to_the_vote_by_its_player():
     assert "The table allowed **SIEB** (1:0)." in shown["description"]
     assert shown["fields"][0]["value"] == "**Ann**: **SIEB** (4) → **8** points (doubled)"
     assert game.labels() == ["My rack"]  # the table's ruling is final: nothing to challenge or dispute
+
+
+# -- buttons name what they act on ------------------------------------------------------------------------
+
+
+def args(game: Game) -> dict[str, str | None]:
+    return {item.item.label: CUSTOM_ID.fullmatch(item.item.custom_id)["arg"] for item in game.items()}
+
+
+def test_challenge_and_dispute_buttons_carry_the_move_they_act_on():
+    game = Game(mode="challenge", setup=BAUM_SETUP)
+    game.act("ann", do="place", tiles=SIEB)
+    assert args(game) == {"My rack": None, "Challenge": "1", "Dispute": "1"}
+    game.act("bob", do="place", tiles=BAUM)
+    assert args(game) == {"My rack": None, "Challenge": "2", "Dispute": "2"}
+    # The Challenge button of move 1, clicked after move 2: refused, move 2 is not challenged.
+    with pytest.raises(StaleAction) as stale:
+        game.act("ann", do="challenge", move=1)
+    assert error_text(stale.value, "de").startswith("Dieser Knopf gehört zu Zug 1")
+    assert not game.state.challenges
+    assert [i.item.custom_id for i in table.word_items(7, ["BAUM", "AB"], 2)] == [
+        "topwords:7:dispute:2.BAUM",
+        "topwords:7:dispute:2.AB",
+    ]
+
+
+def test_a_restore_button_carries_the_move_taken_back():
+    game = Game(mode="challenge", bad={"SIEB": "not_a_word"})
+    game.act("ann", do="place", tiles=SIEB)
+    game.act("bob", do="challenge", move=1)
+    assert args(game) == {"My rack": None, "Dispute": "1"}
+    game.act("ann", do="dispute", move=1)
+    assert game.state.vote["kind"] == "restore"
+
+
+def test_vote_buttons_carry_the_vote_they_answer():
+    game = Game()
+    game.act("ann", do="propose_end")
+    assert args(game) == {"My rack": None, "End the game": "yes.1", "Play on": "no.1"}
+    game.act("bob", do="vote", accept=False, vote=1)
+    game.act("bob", do="propose_end")
+    assert args(game)["End the game"] == "yes.2"
+    with pytest.raises(StaleAction):
+        game.act("ann", do="vote", accept=True, vote=1)
+
+
+@pytest.mark.parametrize(
+    ("arg", "parsed"),
+    [("3", (3, None)), ("3.BAUM", (3, "BAUM")), ("BAUM", (None, "BAUM")), (None, (None, None))],
+)
+def test_a_dispute_buttons_argument_is_the_move_and_a_word(arg, parsed):
+    assert _move_arg(arg) == parsed
+
+
+def test_a_tie_says_which_way_the_dictionary_decided():
+    event = {"type": "vote_result", "kind": "take_back", "words": ["RAT"], "yes": 1, "no": 1}
+    view = Game().view()
+    [refused] = table.news_lines("en", str, view, [{**event, "allowed": False}], closes=None)
+    assert refused == "Tie on **RAT** (1:1): the dictionary decides — not allowed."
+    [allowed] = table.news_lines("de", str, view, [{**event, "allowed": True}], closes=None)
+    assert allowed == "Gleichstand bei **RAT** (1:1): das Wörterbuch entscheidet — erlaubt."
+
+
+# -- the command tree in German ---------------------------------------------------------------------------
+
+
+def test_every_english_text_of_the_command_tree_has_a_german_translation():
+    group = TopWordsCog.group
+    german = COMMAND_TRANSLATIONS["de"]
+    texts = [group.description]
+    for command in group.walk_commands():
+        texts.append(command.description)
+        for parameter in command.parameters:
+            texts.append(parameter.description)
+            texts += [choice.name for choice in parameter.choices]
+    texts = [t for t in texts if t != "…"]  # discord.py's placeholder for a missing description
+    assert len(texts) >= 17  # the walk found the tree
+    missing = [t for t in texts if t not in german]
+    assert not missing, missing
+    assert all(0 < len(german[t]) <= 100 and german[t] != t for t in texts)
+    assert set(german) == set(texts)  # nothing stale either

@@ -8,13 +8,14 @@ to the rulebook's opening — Alice lays SIEB, Bob BAUM down from its B, Alice R
 
 from __future__ import annotations
 
+import copy
 import re
 import signal
 from collections.abc import Callable
 from typing import Any
 
 from .conftest import requires_product
-from .driver import Message, Player, Table
+from .driver import Message, Player, Reply, Table
 from .fake_discord import FakeDiscord
 from .process import SpawnBot, wait_for_new_session
 
@@ -177,6 +178,70 @@ async def test_the_table_buttons_survive_a_restart(
     shown = re.search(r"Your rack \(only you see this\): \*\*(\S ){6}\S\*\*", rack.text)
     assert rack.ephemeral and shown, rack
     assert await second.stop(signal.SIGTERM) == 0
+
+
+async def test_buttons_on_older_messages_never_act_on_a_newer_move(product_bot: Any, table: Table):
+    """Each button names the move it acts on: clicked after another move, it is refused (stale_action)."""
+    alice, bob, _ = await start_game(product_bot, table, "challenge")
+    await alice.slash("topwords play", word="SIEB", square="C5", direction="across")
+    first = table.last_message
+    assert first.button("Challenge")["custom_id"].endswith(":challenge:1")
+    stale = copy.deepcopy(first.raw)  # what a client that did not refresh still shows
+    await bob.slash("topwords play", word="BAUM", square="F5", direction="down")
+    board = table.last_message
+    assert first.buttons == [] and board.button("Challenge")["custom_id"].endswith(":challenge:2")
+
+    late = await click_saved(table, alice, stale, "Challenge")
+    [note] = late.followups
+    assert note.ephemeral and note.text == (
+        "⚠️ This button belongs to move 1, but the game has moved on (move 2): use the latest table message."
+    )
+    assert "challenged" not in board.text and board.button_labels == ["My rack", "Challenge", "Dispute"]
+
+    # Two players: Bob made the move and does not vote on it, so the dictionary decides at once.
+    disputed = await alice.click(board, "Dispute")
+    await until(table, lambda: disputed.followups, "the dispute's private note")
+    assert "the dictionary decided" in disputed.followups[0].text
+    result = await table.wait_for_message(lambda m: "Tie on" in m.text, what="the dictionary's decision")
+    assert "Tie on **BAUM** (0:0): the dictionary decides — allowed." in result.text
+    assert result.button_labels == ["My rack"]  # the move is final
+
+
+async def test_ask_the_table_from_an_older_reply_is_refused_in_german(product_bot: Any, table: Table):
+    table.user("bob").user.locale = "de"
+    alice, bob, _ = await start_game(product_bot, table, "strict")
+    await alice.slash("topwords play", word="SIEB", square="C5", direction="across")
+    refused = await bob.slash("topwords play", word="BMUA", square="F5", direction="down")
+    assert refused.message is not None
+    await bob.slash("topwords play", word="BAUM", square="F5", direction="down")
+    await alice.slash("topwords play", word="RAT", square="E6", direction="across")
+    tables = len([m for m in table.channel_messages() if is_table(m)])
+
+    late = await bob.click(refused.message, "Den Tisch abstimmen lassen")  # the reply of move 2
+    await until(table, lambda: late.followups or "Zug 2" in late.text, "the refusal")
+    shown = late.followups[0].text if late.followups else late.text
+    assert (
+        shown
+        == "⚠️ Dieser Knopf gehört zu Zug 2, das Spiel ist aber weiter (Zug 4): nimm die neueste Tisch-Nachricht."
+    )
+    assert len([m for m in table.channel_messages() if is_table(m)]) == tables  # no vote was opened
+    assert "Bob to move" in table.last_message.text
+
+
+async def click_saved(table: Table, player: Player, raw: dict[str, Any], label: str) -> Reply:
+    """A click on a button as an older copy of its message showed it, and the bot's private answer."""
+    found, stack = [], list(raw.get("components") or [])
+    while stack:
+        component = stack.pop(0)
+        stack.extend(component.get("components") or [])
+        if component.get("type") == 2 and component.get("label") == label:
+            found.append(component)
+    [button] = found
+    data = {"custom_id": button["custom_id"], "component_type": 2, "id": button.get("id")}
+    record = await table.fake.send_interaction(player.user, 3, data, channel_id=table.channel_id, message=raw)
+    reply = Reply(table.fake, record)
+    await until(table, lambda: reply.followups, f"the answer to the stale {label!r}")
+    return reply
 
 
 async def until(table: Table, predicate: Callable[[], Any], what: str) -> None:

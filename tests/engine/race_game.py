@@ -58,7 +58,9 @@ class RaceGame:
         if action["do"] == "skip":
             return Applied(replace(state, turn=state.turn + 1), [{"type": "skipped", "player": current}])
         if action.get("player") != current:
-            raise NotYourTurn(f"it is {current}'s turn")
+            refusal = NotYourTurn(f"it is {current}'s turn")
+            refusal.message_de = f"{current} ist am Zug"  # type: ignore[attr-defined]  # a game's own German text
+            raise refusal
         roll = int(action["roll"])
         scores = {**state.scores, current: state.scores[current] + roll}
         record = {"player": current, "roll": roll}

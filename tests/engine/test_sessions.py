@@ -305,3 +305,4 @@ async def test_refusals_name_players_by_their_display_names(env):
     with pytest.raises(NotYourTurn) as refused:
         await manager.act(record.id, "1002", {"do": "roll", "roll": 2})
     assert refused.value.message == "it is Ann's turn"
+    assert refused.value.message_de == "Ann ist am Zug"  # a game's German text too

@@ -10,7 +10,7 @@ from pathlib import Path
 from PIL import Image
 
 from bot.games.topwords import make
-from bot.render.topwords_board import HEIGHT, WIDTH, render_board
+from bot.render.topwords_board import HEIGHT, LABELS, WIDTH, panel_lines, render_board
 
 SIEB = [[4, 2, "S"], [4, 3, "I"], [4, 4, "E"], [4, 5, "B"]]
 MOVES = [
@@ -80,3 +80,26 @@ def _outline(row: int, col: int) -> list[tuple[int, int]]:
     x0 = MARGIN + col * CELL + GAP // 2
     y0 = MARGIN + row * CELL + GAP // 2
     return [(x0 + CELL // 2, y0 + d) for d in range(0, 3)]
+
+
+def test_the_german_picture_uses_german_labels():
+    """The table's language reaches the picture: cog.py passes it as `lang`."""
+    view = mid_game_view()
+    view["history"][-1] = {**view["history"][-1], "bonus": 2, "doubled": True}
+    view["finished"], view["winners"] = True, ["ann"]
+    german = panel_lines(view, {"ann": "Jörg"}, "de")
+    assert german == {
+        "bag": [f"Beutel: {view['bag_count']} Buchstaben"],
+        "last_move": ["Letzter Zug: bob", "= 12 Punkte", "verdoppelt +2 Bonus"],
+        "end": ["Spielende", "Gewinner: Jörg"],
+    }
+    english = panel_lines(view, {"ann": "Jörg"}, "en")
+    assert (
+        english["last_move"][1:] == ["= 12 points", "doubled +2 bonus"] and english["end"][0] == "Game over"
+    )
+    shown = " ".join(line for lines in german.values() for line in lines)
+    for word in ("Bag", "tiles", "Last move", "points", "doubled", "bonus", "Game over", "Winner"):
+        assert word not in shown
+    assert set(LABELS["de"]) == set(LABELS["en"])
+    png = render_board(view, names={"ann": "Jörg"}, lang="de")
+    assert png != render_board(view, names={"ann": "Jörg"}, lang="en")

@@ -24,6 +24,8 @@ DIRECTIONS = {
     "d": (1, 0),
     "senkrecht": (1, 0),
 }
+# The direction named in a message, in English and German, whichever way the player typed it.
+DIRECTION_NAMES = {(0, 1): ("across", "waagrecht"), (1, 0): ("down", "senkrecht")}
 
 
 def parse_square(text: str) -> tuple[int, int]:
@@ -65,12 +67,14 @@ def tiles_for_word(
     if len(letters) < 2:
         raise RuleBroken("too_short")
     stacks = _stacks(board)
-    name = direction.strip().lower()
+    name, name_de = DIRECTION_NAMES[step]
     if not on_board(row, col):
         raise RuleBroken("off_board", square=f"({row}, {col})")
     end_row, end_col = row + step[0] * (len(letters) - 1), col + step[1] * (len(letters) - 1)
     if not on_board(end_row, end_col):
-        raise RuleBroken("word_off_board", word=letters, square=square_name(row, col), direction=name)
+        raise RuleBroken(
+            "word_off_board", word=letters, square=square_name(row, col), direction=name, direction_de=name_de
+        )
     tiles: list[Tile] = []
     for i, letter in enumerate(letters):
         r, c = row + step[0] * i, col + step[1] * i

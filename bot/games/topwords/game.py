@@ -7,9 +7,17 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from bot.engine.errors import BadAction, GameOver, NotAPlayer, NotYourTurn, WrongPhase
+from bot.engine.errors import (
+    BadAction,
+    GameError,
+    GameOver,
+    NotAPlayer,
+    NotYourTurn,
+    StaleAction,
+    WrongPhase,
+)
 from bot.engine.game import JSON, Action, Applied, Event, Outcome, Timer, UsedWord
-from bot.games.topwords.messages import RuleBroken
+from bot.games.topwords.messages import RuleBroken, refusal
 from bot.games.topwords.rules import (
     MAX_HEIGHT,
     RACK_PENALTY,
@@ -72,47 +80,47 @@ class TopWords:
         opts = self._options(options)
         players = list(players)
         if not self.min_players <= len(players) <= self.max_players or len(set(players)) != len(players):
-            raise BadAction(f"TopWords is for {self.min_players}–{self.max_players} different players.")
+            raise refusal(BadAction, "player_count", low=self.min_players, high=self.max_players)
         unknown = set(setup) - {"first_player", "racks", "bag", "board"}
         if unknown:
-            raise BadAction(f"Unknown setup keys: {', '.join(sorted(unknown))}.")
+            raise refusal(BadAction, "setup_keys", keys=", ".join(sorted(unknown)))
         state = State(players=players, options=opts, scores=dict.fromkeys(players, 0))
         pool = Counter(TILE_COUNTS)
         board = empty_board()
         for entry in _list(setup.get("board", []), "setup.board"):
             if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[2], str)):
-                raise BadAction("setup.board holds [row, col, stack] with the stack written bottom to top.")
+                raise refusal(BadAction, "setup_board")
             row, col = _int(entry[0], "row"), _int(entry[1], "col")
             stack = "".join(normalise_letter(ch) for ch in entry[2])
             if not (0 <= row < SIZE and 0 <= col < SIZE) or not 1 <= len(stack) <= MAX_HEIGHT:
-                raise BadAction(f"setup.board: bad square or stack {entry!r}.")
+                raise refusal(BadAction, "setup_square", entry=repr(entry))
             if any(a == b for a, b in zip(stack, stack[1:], strict=False)):
-                raise BadAction(f"setup.board: the same letter on the same letter in {stack}.")
+                raise refusal(BadAction, "setup_same_letter", stack=stack)
             if board[row * SIZE + col]:
-                raise BadAction(f"setup.board: {square_name(row, col)} is given twice.")
+                raise refusal(BadAction, "setup_twice", square=square_name(row, col))
             board[row * SIZE + col] = stack
             pool.subtract(stack)
         state.board = board
         racks_forced = setup.get("racks", {})
         if not isinstance(racks_forced, dict):
-            raise BadAction("setup.racks maps players to their tiles.")
+            raise refusal(BadAction, "setup_racks")
         for player, rack in racks_forced.items():
             if player not in players or not isinstance(rack, str) or len(rack) > RACK_SIZE:
-                raise BadAction(f"setup.racks: {player!r} needs a player and at most {RACK_SIZE} tiles.")
+                raise refusal(BadAction, "setup_rack", player=repr(player), size=RACK_SIZE)
             state.racks[player] = "".join(normalise_letter(ch) for ch in rack)
             pool.subtract(state.racks[player])
         bag_forced = setup.get("bag", "")
         if not isinstance(bag_forced, str):
-            raise BadAction("setup.bag is a string of tiles in the order they are drawn.")
+            raise refusal(BadAction, "setup_bag")
         bag_forced = "".join(normalise_letter(ch) for ch in bag_forced)
         pool.subtract(bag_forced)
         short = sorted(letter for letter, n in pool.items() if n < 0)
         if short:
-            raise BadAction(f"The setup uses more tiles than the game has: {', '.join(short)}.")
+            raise refusal(BadAction, "setup_too_many", letters=", ".join(short))
         first = setup.get("first_player")
         if first is not None:
             if first not in players:
-                raise BadAction(f"setup.first_player {first!r} is not a player.")
+                raise refusal(BadAction, "setup_first", player=repr(first))
             state.first_player = first
         else:
             state.start_draw, state.first_player = _start_draw(players, rng)
@@ -129,20 +137,20 @@ class TopWords:
     def _options(self, options: Mapping[str, Any]) -> Options:
         unknown = set(options) - set(Options.__dataclass_fields__)
         if unknown:
-            raise BadAction(f"Unknown TopWords options: {', '.join(sorted(unknown))}.")
+            raise refusal(BadAction, "unknown_options", names=", ".join(sorted(unknown)))
         opts = Options(**dict(options))
         if opts.language != "de":
-            raise BadAction("TopWords is played in German: language must be 'de'.")
+            raise refusal(BadAction, "option_language")
         if opts.mode not in MODES:
-            raise BadAction(f"mode is one of {', '.join(MODES)}.")
+            raise refusal(BadAction, "option_mode", modes=", ".join(MODES))
         if not isinstance(opts.check_words, bool):
-            raise BadAction("check_words is true or false.")
+            raise refusal(BadAction, "option_check_words")
         for name in ("challenge_seconds", "vote_seconds"):
             value = getattr(opts, name)
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise BadAction(f"{name} is a whole number of seconds above 0.")
+                raise refusal(BadAction, "option_seconds", name=name)
         if opts.check_words and self.words is None:
-            raise BadAction("Checking words needs the words service.")
+            raise refusal(BadAction, "option_words_service")
         return opts
 
     # ------------------------------------------------------------------ the Game contract
@@ -156,14 +164,14 @@ class TopWords:
     def apply(self, state: State, action: Action) -> Applied:
         do = action.get("do")
         if do not in ACTIONS:
-            raise BadAction(f"Unknown TopWords action {do!r}.")
+            raise refusal(BadAction, "unknown_action", do=repr(do))
         if state.phase == "over":
-            raise GameOver("The game is over.")
+            raise refusal(GameOver, "game_over")
         s = copy_state(state)
         applied = Applied(s)
         if do in SYSTEM_ACTIONS:
             if action.get("player") is not None:
-                raise BadAction(f"{do} is done by the system, not by a player.")
+                raise refusal(BadAction, "system_action", do=do)
             if do == "close_challenge":
                 self._close_challenge(s, applied)
             else:
@@ -171,11 +179,11 @@ class TopWords:
             return applied
         player = action.get("player")
         if not isinstance(player, str):
-            raise BadAction(f"{do} needs a player.")
+            raise refusal(BadAction, "needs_player", do=do)
         if player not in s.players:
-            raise NotAPlayer(f"{player} does not play in this game.")
+            raise refusal(NotAPlayer, "not_a_player", player=player)
         if s.phase == "vote" and do != "vote":
-            raise WrongPhase(_phase_text(s))
+            raise _wrong_phase(s)
         if do == "place":
             self._expect_turn(s, player)
             self._place(s, player, _tiles(action.get("tiles")), applied)
@@ -183,13 +191,13 @@ class TopWords:
             self._expect_turn(s, player)
             self._pass(s, player, action, applied)
         elif do == "challenge":
-            self._challenge(s, player, applied)
+            self._challenge(s, player, action, applied)
         elif do == "dispute":
             self._dispute(s, player, action, applied)
         elif do == "propose_end":
             self._propose_end(s, player, applied)
         else:
-            self._vote(s, player, action.get("accept"), applied)
+            self._vote(s, player, action, applied)
         return applied
 
     def legal_actions(self, state: State, player: str) -> list[Action] | None:
@@ -307,9 +315,9 @@ class TopWords:
 
     def _expect_turn(self, s: State, player: str) -> None:
         if s.phase != "play":
-            raise WrongPhase(_phase_text(s))
+            raise _wrong_phase(s)
         if s.current != player:
-            raise NotYourTurn(f"It is {s.current}'s turn.")
+            raise refusal(NotYourTurn, "not_your_turn", player=s.current)
 
     def _place(self, s: State, player: str, tiles: list[Tile], applied: Applied) -> None:
         scored = self._check_placement(s, player, tiles)
@@ -419,7 +427,7 @@ class TopWords:
                 raise RuleBroken("bag_empty")
             at = action.get("at", 0)
             if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= len(s.bag):
-                raise BadAction(f"at is where the tile goes back into the bag: 0 to {len(s.bag)}.")
+                raise refusal(BadAction, "bad_at", size=len(s.bag))
             self._settle(s, applied)
             s.racks[player] = remove_letters(s.racks[player], letter)
             s.bag = s.bag[:at] + letter + s.bag[at:]
@@ -450,8 +458,9 @@ class TopWords:
             return "it was challenged already", "er wurde schon angezweifelt"
         return None
 
-    def _challenge(self, s: State, player: str, applied: Applied) -> None:
+    def _challenge(self, s: State, player: str, action: Action, applied: Applied) -> None:
         """ "ANZWEIFELN": the dictionary checks the last move; a word it refuses takes the move back."""
+        _expect_move(action, s.moves)
         why = self._challengeable(s, player)
         if why is not None:
             raise RuleBroken("nothing_to_challenge", why=why[0], why_de=why[1])
@@ -506,7 +515,7 @@ class TopWords:
 
     def _close_challenge(self, s: State, applied: Applied) -> None:
         if s.phase != "final_challenge" or s.ending is None:
-            raise WrongPhase("No challenge window is open.")
+            raise refusal(WrongPhase, "no_window")
         self._end(s, s.ending, applied)
 
     def _settle(self, s: State, applied: Applied) -> None:
@@ -533,6 +542,13 @@ class TopWords:
             return "the last move is already final", "der letzte Zug gilt schon"
         if s.pending["player"] == player:
             return "it is your own move", "es ist dein eigener Zug"
+        if s.options.mode == "strict" and not _voters(s, player, s.pending["player"]):
+            # Ruling: the mover never votes on their own move, so with two players nobody is left to vote
+            # and the dictionary decides; in strict mode it already allowed every word of the move.
+            return (
+                "nobody else can vote, and the dictionary already allowed the move",
+                "sonst kann niemand abstimmen, und das Wörterbuch hat den Zug schon erlaubt",
+            )
         return None
 
     def _dispute(self, s: State, player: str, action: Action, applied: Applied) -> None:
@@ -541,6 +557,7 @@ class TopWords:
         if action.get("tiles") is not None:
             # A move the dictionary refuses, proposed by its player anyway (strict mode).
             self._expect_turn(s, player)
+            _expect_move(action, s.moves + 1)  # the number the proposed move would get
             if s.options.mode != "strict":
                 why = (
                     "in challenge mode a move is placed unchecked",
@@ -556,10 +573,14 @@ class TopWords:
             words = [{"word": w, "reason": r} for w, r in bad]
             vote = {"kind": "allow_move", "of": player, "tiles": tiles, "words": words}
         else:
+            restore = s.taken_back is not None and s.taken_back["player"] == player and s.phase == "play"
+            # A move taken back was the last one: it had the number after the last move left on the board.
+            _expect_move(action, s.moves + 1 if restore else s.moves)
             blocked = self._disputable(s, player)
             if blocked is not None:
                 raise RuleBroken("nothing_to_dispute", why=blocked[0], why_de=blocked[1])
-            if s.taken_back is not None and s.taken_back["player"] == player and s.phase == "play":
+            if restore:
+                assert s.taken_back is not None
                 taken = s.taken_back
                 vote = {"kind": "restore", "of": player, "tiles": taken["tiles"], "words": taken["words"]}
             else:
@@ -568,7 +589,7 @@ class TopWords:
                 named = action.get("word")
                 made = [w["word"] for w in record["words"]]
                 if named is not None and (not isinstance(named, str) or named.upper() not in made):
-                    raise BadAction(f"The last move made {', '.join(made)}; dispute one of them.")
+                    raise RuleBroken("word_not_in_move", words=", ".join(made), word=str(named).upper())
                 word = named.upper() if isinstance(named, str) else made[0]
                 vote = {
                     "kind": "take_back",
@@ -579,17 +600,24 @@ class TopWords:
         self._open_vote(s, player, vote, applied)
 
     def _open_vote(self, s: State, player: str, vote: dict[str, Any], applied: Applied) -> None:
-        """The other players vote (RULES-NOTES: "players may dispute the dictionary's verdict by vote")."""
+        """The other players vote (RULES-NOTES: "players may dispute the dictionary's verdict by vote").
+
+        Ruling: neither the player who raised it nor the player whose move it is votes (`of`; for a
+        proposed end, a proposed move or a restore they are the same). A vote left without voters (two
+        players disputing a move in challenge mode) is decided at once as a tie: the dictionary decides.
+        """
         vote.update(
             id=len(s.votes) + 1,
             by=player,
             back=s.phase,
-            voters=[p for p in s.players if p != player],
+            voters=_voters(s, player, vote["of"]),
             votes={},
         )
         s.vote, s.phase = vote, "vote"
         public = {k: v for k, v in vote.items() if k not in ("back", "votes")}
         applied.events.append({"type": "vote_open", **public})
+        if not vote["voters"]:
+            self._decide(s, applied)
 
     def _propose_end(self, s: State, player: str, applied: Applied) -> None:
         """The rulebook's second end, "keiner der Spieler kann ... ein neues Wort bilden", as a table decision.
@@ -598,17 +626,27 @@ class TopWords:
         so a player proposes it and the game ends only if every other player agrees.
         """
         if s.phase != "play":
-            raise WrongPhase(_phase_text(s))
+            raise _wrong_phase(s)
         vote: dict[str, Any] = {"kind": "end", "of": player, "tiles": [], "words": []}
         self._open_vote(s, player, vote, applied)
 
-    def _vote(self, s: State, player: str, accept: object, applied: Applied) -> None:
+    def _vote(self, s: State, player: str, action: Action, applied: Applied) -> None:
+        asked = action.get("vote")  # the vote a button belongs to; left out, the open vote
+        if asked is not None:
+            asked = _int(asked, "vote")
         if s.phase != "vote" or s.vote is None:
-            raise WrongPhase(_phase_text(s))
+            if asked is not None:
+                raise refusal(StaleAction, "vote_closed", asked=asked)
+            raise _wrong_phase(s)
+        if asked is not None and asked != s.vote["id"]:
+            raise refusal(StaleAction, "stale_vote", asked=asked, current=s.vote["id"])
+        accept = action.get("accept")
         if not isinstance(accept, bool):
-            raise BadAction("accept is true (the word is allowed) or false.")
+            raise refusal(BadAction, "bad_accept")
         if player not in s.vote["voters"]:
             why = ("you raised it", "du hast sie angestoßen")
+            if player != s.vote["by"]:
+                why = ("it is your own move", "es ist dein eigener Zug")
             raise RuleBroken("not_a_voter", why=why[0], why_de=why[1])
         if player in s.vote["votes"]:
             why = ("you voted already", "du hast schon abgestimmt")
@@ -620,11 +658,11 @@ class TopWords:
 
     def _close_vote(self, s: State, applied: Applied) -> None:
         if s.phase != "vote" or s.vote is None:
-            raise WrongPhase("No vote is open.")
+            raise refusal(WrongPhase, "no_vote")
         self._decide(s, applied)
 
     def _decide(self, s: State, applied: Applied) -> None:
-        """Majority of the votes cast; a tie keeps the dictionary's verdict (as in Top Stop)."""
+        """Majority of the votes cast; on a tie the dictionary decides (as in Top Stop)."""
         assert s.vote is not None
         vote, s.vote = s.vote, None
         s.phase = vote["back"]
@@ -642,13 +680,25 @@ class TopWords:
             if agreed:
                 self._end(s, "no_words", applied)
             return
-        # The dictionary allowed a move disputed for take-back and refused the others: a tie keeps that.
-        allowed = no <= yes if kind == "take_back" else yes > no
+        # On a tie the dictionary decides. It refused a proposed move and a move it took back; in strict mode
+        # it allowed a move disputed for take-back. In challenge mode that move was placed unchecked: the
+        # tie (or a window closing with no vote cast) has the dictionary check the word, as strict mode would.
+        refused: list[dict[str, Any]] = []
         if yes != no:
+            allowed = yes > no
             for word in words:
                 s.overrides[word] = allowed  # the table's ruling holds for the rest of the game
+            refused = [{"word": w, "reason": "voted_out"} for w in words]
+        elif kind == "take_back" and s.options.mode == "challenge":
+            for word in words:
+                valid, reason, _ = self._judge(s, word)
+                if not valid:
+                    refused.append({"word": word, "reason": reason})
+            allowed = not refused
+        else:
+            allowed = kind == "take_back"
         log = {"id": vote["id"], "kind": kind, "by": vote["by"], "of": vote["of"], "words": words}
-        log.update(yes=yes, no=no, allowed=allowed)
+        log.update(yes=yes, no=no, allowed=allowed, decided_by="players" if yes != no else "dictionary")
         s.votes.append(log)
         applied.events.append({"type": "vote_result", **log})
         if kind == "take_back":
@@ -656,7 +706,7 @@ class TopWords:
             if allowed:
                 s.pending["settled"] = True
             else:
-                self._take_back(s, [{"word": w, "reason": "voted_out"} for w in words], applied)
+                self._take_back(s, refused, applied)
         elif kind == "restore":
             s.taken_back = None
             if allowed:
@@ -689,6 +739,22 @@ class TopWords:
         )
 
 
+def _voters(s: State, raised_by: str, mover: str) -> list[str]:
+    """Who votes: every player but the one who raised the question and the one whose move it is."""
+    return [p for p in s.players if p not in (raised_by, mover)]
+
+
+def _expect_move(action: Action, current: int) -> None:
+    """A button on an older message names the move it was made for (`move`); when the game has moved on,
+    the click must not act on the newer move. Left out (scenarios, typed commands), the current move."""
+    asked = action.get("move")
+    if asked is None:
+        return
+    asked = _int(asked, "move")
+    if asked != current:
+        raise refusal(StaleAction, "stale_move", asked=asked, current=current)
+
+
 def _winners(s: State) -> list[str]:
     best = max(s.scores.values())
     return [p for p in s.players if s.scores[p] == best]
@@ -703,12 +769,11 @@ def _rack_event(s: State, player: str, *, drawn: str = "", returned: str = "") -
     return event
 
 
-def _phase_text(s: State) -> str:
-    return {
-        "vote": "A vote is open: wait for its result.",
-        "final_challenge": "The last move may still be challenged before the game ends.",
-        "over": "The game is over.",
-    }.get(s.phase, "You cannot do that now.")
+def _wrong_phase(s: State) -> GameError:
+    key = {"vote": "phase_vote", "final_challenge": "phase_final", "over": "game_over"}.get(
+        s.phase, "phase_other"
+    )
+    return refusal(WrongPhase, key)
 
 
 def _start_draw(players: list[str], rng: random.Random) -> tuple[list[dict[str, str]], str]:
@@ -727,13 +792,13 @@ def _start_draw(players: list[str], rng: random.Random) -> tuple[list[dict[str, 
 
 def _list(value: object, what: str) -> list[Any]:
     if not isinstance(value, list):
-        raise BadAction(f"{what} must be a list.")
+        raise refusal(BadAction, "not_a_list", what=what)
     return value
 
 
 def _int(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadAction(f"{what} must be a whole number.")
+        raise refusal(BadAction, "not_a_number", what=what)
     return value
 
 
@@ -742,6 +807,6 @@ def _tiles(value: object) -> list[Tile]:
     tiles: list[Tile] = []
     for entry in _list(value, "tiles"):
         if not (isinstance(entry, list | tuple) and len(entry) == 3):
-            raise BadAction("Each tile is [row, col, letter].")
+            raise refusal(BadAction, "bad_tile")
         tiles.append((_int(entry[0], "row"), _int(entry[1], "col"), normalise_letter(entry[2])))
     return tiles

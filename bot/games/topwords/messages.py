@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine.errors import IllegalMove
+from bot.engine.errors import GameError, IllegalMove
 
 # code: (English, German); each names the rule broken, and the square or word at fault where there is one.
 TEXTS: dict[str, tuple[str, str]] = {
@@ -56,7 +56,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "word_off_board": (
         "{word} from {square} {direction} runs off the board.",
-        "{word} ab {square} {direction} passt nicht auf das Spielbrett.",
+        "{word} ab {square} {direction_de} passt nicht auf das Spielbrett.",
     ),
     "bad_square": (
         "{square} is not a square: write a column A–J and a row 1–10, like E5.",
@@ -86,6 +86,115 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{word} is already on the board there: nothing to place.",
         "{word} liegt dort schon: es gibt nichts zu setzen.",
     ),
+    "word_not_in_move": (
+        "The last move made {words}, not {word}: dispute one of them.",
+        "Der letzte Zug hat {words} gebildet, nicht {word}: stimme über eines davon ab.",
+    ),
+}
+
+# Refusals that are not a broken rule keep their engine class and code (not_your_turn, wrong_phase,
+# stale_action, bad_action, …); the key only picks the texts. Setup and option errors reach scenario
+# writers and hosts rather than players, but they too are said in both languages.
+OTHER_TEXTS: dict[str, tuple[str, str]] = {
+    # -- turn, phase, players
+    "not_your_turn": ("It is {player}'s turn.", "{player} ist am Zug."),
+    "not_a_player": ("{player} does not play in this game.", "{player} spielt in dieser Partie nicht mit."),
+    "game_over": ("The game is over.", "Das Spiel ist vorbei."),
+    "phase_vote": ("A vote is open: wait for its result.", "Eine Abstimmung läuft: warte ihr Ergebnis ab."),
+    "phase_final": (
+        "The last move may still be challenged before the game ends.",
+        "Der letzte Zug kann noch angezweifelt werden, bevor das Spiel endet.",
+    ),
+    "phase_other": ("You cannot do that now.", "Das geht gerade nicht."),
+    "no_window": ("No challenge window is open.", "Es ist kein Zeitfenster zum Anzweifeln offen."),
+    "no_vote": ("No vote is open.", "Es läuft keine Abstimmung."),
+    # -- a click on an older message (the identity it carries is not the open move or vote)
+    "stale_move": (
+        "This button belongs to move {asked}, but the game has moved on (move {current}): "
+        "use the latest table message.",
+        "Dieser Knopf gehört zu Zug {asked}, das Spiel ist aber weiter (Zug {current}): "
+        "nimm die neueste Tisch-Nachricht.",
+    ),
+    "stale_vote": (
+        "This button belongs to vote {asked}, which is closed; the open vote is {current}.",
+        "Dieser Knopf gehört zu Abstimmung {asked}, die schon geschlossen ist; offen ist Abstimmung {current}.",
+    ),
+    "vote_closed": (
+        "Vote {asked} is closed: your vote no longer counts.",
+        "Abstimmung {asked} ist geschlossen: deine Stimme zählt nicht mehr.",
+    ),
+    # -- malformed actions
+    "unknown_action": ("Unknown TopWords action {do}.", "Unbekannte TopWords-Aktion {do}."),
+    "system_action": (
+        "{do} is done by the system, not by a player.",
+        "{do} macht das System, nicht ein Spieler.",
+    ),
+    "needs_player": ("{do} needs a player.", "{do} braucht einen Spieler."),
+    "not_a_list": ("{what} must be a list.", "{what} muss eine Liste sein."),
+    "not_a_number": ("{what} must be a whole number.", "{what} muss eine ganze Zahl sein."),
+    "bad_tile": ("Each tile is [row, col, letter].", "Jeder Buchstabe ist [Reihe, Spalte, Buchstabe]."),
+    "bad_accept": (
+        "accept is true (the word is allowed) or false.",
+        "accept ist true (das Wort ist erlaubt) oder false.",
+    ),
+    "bad_at": (
+        "at is where the tile goes back into the bag: 0 to {size}.",
+        "at ist die Stelle, an der der Buchstabe in den Beutel zurückgeht: 0 bis {size}.",
+    ),
+    # -- setup and options
+    "player_count": (
+        "TopWords is for {low}–{high} different players.",
+        "TopWords ist für {low}–{high} verschiedene Spieler.",
+    ),
+    "setup_keys": ("Unknown setup keys: {keys}.", "Unbekannte Setup-Schlüssel: {keys}."),
+    "setup_board": (
+        "setup.board holds [row, col, stack] with the stack written bottom to top.",
+        "setup.board enthält [Reihe, Spalte, Stapel], der Stapel von unten nach oben geschrieben.",
+    ),
+    "setup_square": (
+        "setup.board: bad square or stack {entry}.",
+        "setup.board: falsches Feld oder falscher Stapel {entry}.",
+    ),
+    "setup_same_letter": (
+        "setup.board: the same letter on the same letter in {stack}.",
+        "setup.board: derselbe Buchstabe auf demselben Buchstaben in {stack}.",
+    ),
+    "setup_twice": ("setup.board: {square} is given twice.", "setup.board: {square} ist doppelt angegeben."),
+    "setup_racks": (
+        "setup.racks maps players to their tiles.",
+        "setup.racks ordnet Spielern ihre Buchstaben zu.",
+    ),
+    "setup_rack": (
+        "setup.racks: {player} needs a player and at most {size} tiles.",
+        "setup.racks: {player} muss ein Spieler sein, mit höchstens {size} Buchstaben.",
+    ),
+    "setup_bag": (
+        "setup.bag is a string of tiles in the order they are drawn.",
+        "setup.bag ist eine Zeichenkette der Buchstaben in der Reihenfolge, in der sie gezogen werden.",
+    ),
+    "setup_too_many": (
+        "The setup uses more tiles than the game has: {letters}.",
+        "Das Setup braucht mehr Buchstaben, als das Spiel hat: {letters}.",
+    ),
+    "setup_first": (
+        "setup.first_player {player} is not a player.",
+        "setup.first_player {player} spielt nicht mit.",
+    ),
+    "unknown_options": ("Unknown TopWords options: {names}.", "Unbekannte TopWords-Optionen: {names}."),
+    "option_language": (
+        "TopWords is played in German: language must be 'de'.",
+        "TopWords wird auf Deutsch gespielt: language muss 'de' sein.",
+    ),
+    "option_mode": ("mode is one of {modes}.", "mode ist eines von {modes}."),
+    "option_check_words": ("check_words is true or false.", "check_words ist true oder false."),
+    "option_seconds": (
+        "{name} is a whole number of seconds above 0.",
+        "{name} ist eine ganze Zahl von Sekunden über 0.",
+    ),
+    "option_words_service": (
+        "Checking words needs the words service.",
+        "Wörter prüfen braucht den Wörterdienst.",
+    ),
 }
 
 REASONS: dict[str, tuple[str, str]] = {
@@ -113,3 +222,12 @@ class RuleBroken(IllegalMove):
         super().__init__(en.format(**fields), code)
         self.message_de = de.format(**fields)
         self.fields = fields
+
+
+def refusal(kind: type[GameError], key: str, **fields: Any) -> GameError:
+    """A refusal of the engine class `kind` (its code kept) with the texts of OTHER_TEXTS[key] in both
+    languages: `message` in English, `message_de` in German."""
+    en, de = OTHER_TEXTS[key]
+    error = kind(en.format(**fields))
+    error.message_de = de.format(**fields)  # type: ignore[attr-defined]
+    return error

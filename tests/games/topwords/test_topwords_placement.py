@@ -81,6 +81,26 @@ def test_never_the_same_letter_on_the_same_letter():
     table.place("bob", [[4, 3, "E"]])  # a different letter stacks: SEEB is no word, but words are off here
 
 
+def test_an_umlaut_may_be_stacked_on_its_base_letter():
+    """Ruling (docs/rules/topwords.md): Ä, Ö, Ü are letters of their own, so Ä on A or Ü on U is not
+    "the same letter on the same letter"."""
+    table = Table(
+        setup={"first_player": "ann", "racks": {"ann": "HUTABCD", "bob": "ÜÄEFGIK"}, "board": [[4, 6, "A"]]}
+    )
+    table.place("ann", [[4, 3, "H"], [4, 4, "U"], [4, 5, "T"]])  # HUTA: words are off here
+    record = table.place("bob", [[4, 4, "Ü"]])  # Ü on U: HÜTA
+    assert record["words"] == [{"word": "HÜTA", "points": 5}]
+    table.place("ann", [[4, 7, "B"]])
+    record = table.place("bob", [[4, 6, "Ä"]])  # Ä on A
+    assert table.state.board[4 * 10 + 6] == "AÄ" and record["words"][0]["word"] == "HÜTÄB"
+    # And the other way: U on Ü, O on Ö. Only the very same letter is refused.
+    board = place(empty_board(), [(4, 4, "Ü"), (4, 5, "Ö")])
+    assert score_placement(board, [(4, 4, "U"), (4, 5, "O")]).words[0].letters == "UO"
+    with pytest.raises(RuleBroken) as caught:
+        score_placement(board, [(4, 4, "Ü")])
+    assert caught.value.code == "same_letter"
+
+
 def test_no_gaps_in_the_line():
     """The line and the tiles already there make one unbroken word."""
     table = examples_table()

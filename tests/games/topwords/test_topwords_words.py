@@ -163,8 +163,8 @@ def test_dispute_of_an_allowed_word_can_take_a_move_back():
     table = examples_table(words=StubWords(), players=("ann", "bob", "cat"))
     table.place("bob", EXAMPLES[0])
     table.do("dispute", "cat", word="baum")
+    assert table.state.vote["voters"] == ["ann"]  # bob made the move: he does not vote on it
     table.do("vote", "ann", accept=False)
-    table.do("vote", "bob", accept=False)
     assert len(table.state.history) == 1 and table.state.current == "bob"
     assert table.state.overrides == {"BAUM": False}
     assert table.refuses(IllegalMove, "place", "bob", tiles=EXAMPLES[0]).code == "invalid_word"
@@ -218,16 +218,18 @@ def _setup(board: list[list[object]], racks: dict[str, str]) -> dict[str, object
     return {"first_player": "ann", "board": board, "racks": racks}
 
 
-def test_a_tied_take_back_vote_keeps_the_move_and_makes_it_final():
-    table = examples_table(words=StubWords(), players=("ann", "bob", "cat"))
+def test_strict_mode_a_tied_take_back_vote_keeps_the_move_and_makes_it_final():
+    """Ruling: on a tie the dictionary decides; in strict mode it already allowed the move."""
+    table = examples_table(words=StubWords(), players=("ann", "bob", "cat", "dan"))
     table.place("bob", EXAMPLES[0])
     table.do("dispute", "cat")
     view = table.game.view_for(table.state, "ann")
-    assert view["vote"]["kind"] == "take_back" and view["vote"]["voters"] == ["ann", "bob"]
+    assert view["vote"]["kind"] == "take_back" and view["vote"]["voters"] == ["ann", "dan"]
     table.do("vote", "ann", accept=False)
     assert table.game.view_for(table.state, None)["vote"]["voted"] == ["ann"]
-    table.do("vote", "bob", accept=True)
+    table.do("vote", "dan", accept=True)
     assert len(table.state.history) == 2 and table.state.overrides == {}
+    assert table.state.votes[-1]["allowed"] and table.state.votes[-1]["decided_by"] == "dictionary"
     assert table.refuses(IllegalMove, "dispute", "ann").code == "nothing_to_dispute"
 
 
@@ -252,7 +254,7 @@ def test_the_final_window_allows_a_dispute_and_returns_to_it():
         {"do": "dispute", "player": "bob"},
     ]
     table.do("dispute", "bob", word="ER")
-    table.do("vote", "ann", accept=True)
+    table.refuses(IllegalMove, "vote", "ann", accept=True)  # her own move
     table.do("vote", "cat", accept=True)
     assert table.state.phase == "final_challenge"
     table.do("close_challenge")

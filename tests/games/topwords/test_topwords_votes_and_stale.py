@@ -1,0 +1,258 @@
+"""Who votes on a dispute, what a tie means, buttons from older messages, and every refusal in German.
+
+Rulings in docs/rules/topwords.md ("Disputes by vote", "Buttons on older messages", "Error codes").
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from topwords_helpers import EXAMPLES, StubWords, Table, examples_table
+
+from bot.engine.errors import BadAction, GameError, IllegalMove, StaleAction
+from bot.games.topwords import RuleBroken, tiles_for_word
+from bot.games.topwords.commands import DIRECTIONS
+from bot.games.topwords.messages import OTHER_TEXTS, TEXTS
+from bot.games.topwords.rules import empty_board
+
+BAD_RAT = StubWords({"RAT": "not_a_word"})
+FOUR = ("ann", "bob", "cat", "dan")
+THREE = ("ann", "bob", "cat")
+
+# -- the mover never votes on their own move ------------------------------------------------------------
+
+
+def test_the_mover_never_votes_on_their_own_move():
+    table = examples_table(words=StubWords(), players=THREE)
+    table.place("bob", EXAMPLES[0])
+    table.do("dispute", "cat", word="BAUM")
+    assert table.state.vote["voters"] == ["ann"]
+    error = table.refuses(IllegalMove, "vote", "bob", accept=True)
+    assert error.code == "not_a_voter" and "it is your own move" in error.message
+    assert error.message_de == "Du stimmst hier nicht ab: es ist dein eigener Zug."
+    assert "you raised it" in table.refuses(IllegalMove, "vote", "cat", accept=True).message
+
+
+def test_two_players_in_challenge_mode_a_dispute_goes_to_the_dictionary():
+    """Nobody but the mover could vote: the vote is a 0:0 tie at once, and the dictionary decides."""
+    table = examples_table(words=BAD_RAT, mode="challenge")
+    table.place("bob", EXAMPLES[0])
+    table.place("ann", EXAMPLES[1])  # RAT, refused by the dictionary
+    table.do("dispute", "bob", word="RAT")
+    assert [e["type"] for e in table.last.events][:2] == ["vote_open", "vote_result"]
+    assert table.events("vote_open")[0]["voters"] == []
+    assert table.state.phase == "play" and table.state.vote is None
+    vote = table.state.votes[-1]
+    assert (vote["yes"], vote["no"], vote["allowed"], vote["decided_by"]) == (0, 0, False, "dictionary")
+    (taken,) = table.events("taken_back")
+    assert taken["words"] == [{"word": "RAT", "reason": "not_a_word"}]
+    assert table.state.current == "ann" and len(table.state.history) == 2
+    assert table.state.overrides == {}  # the dictionary's verdict is no table ruling
+
+
+def test_two_players_in_challenge_mode_a_dispute_of_a_good_word_makes_the_move_final():
+    table = examples_table(words=StubWords(), mode="challenge")
+    table.place("bob", EXAMPLES[0])
+    table.do("dispute", "ann")
+    assert table.state.votes[-1]["allowed"] and len(table.state.history) == 2
+    assert table.refuses(IllegalMove, "challenge", "ann").code == "nothing_to_challenge"
+
+
+def test_two_players_in_strict_mode_there_is_nothing_to_dispute():
+    """The dictionary already allowed every word of the move and nobody else could vote."""
+    table = examples_table(words=StubWords())
+    table.place("bob", EXAMPLES[0])
+    error = table.refuses(IllegalMove, "dispute", "ann")
+    assert error.code == "nothing_to_dispute" and "nobody else can vote" in error.message
+    assert "sonst kann niemand abstimmen" in error.message_de
+
+
+def test_two_players_the_other_player_votes_on_a_proposed_or_restored_move():
+    table = examples_table(words=BAD_RAT, mode="challenge")
+    table.place("bob", EXAMPLES[0])
+    table.place("ann", EXAMPLES[1])
+    table.do("challenge", "bob")
+    table.do("dispute", "ann")
+    assert table.state.vote["kind"] == "restore" and table.state.vote["voters"] == ["bob"]
+
+
+# -- a tie: the dictionary decides ------------------------------------------------------------------------
+
+
+def _challenge_table(words: StubWords) -> Table:
+    """Four players in challenge mode; cat has just played RAT (move 3), dan disputes it."""
+    table = examples_table(words=words, mode="challenge", players=FOUR)
+    table.place("bob", EXAMPLES[0])
+    table.place("cat", EXAMPLES[1])
+    table.do("dispute", "dan", word="RAT")
+    assert table.state.vote["voters"] == ["ann", "bob"]
+    return table
+
+
+def test_challenge_mode_a_tied_vote_has_the_dictionary_check_the_word():
+    table = _challenge_table(BAD_RAT)
+    table.do("vote", "ann", accept=True)
+    table.do("vote", "bob", accept=False)
+    vote = table.state.votes[-1]
+    assert (vote["yes"], vote["no"], vote["allowed"], vote["decided_by"]) == (1, 1, False, "dictionary")
+    assert table.events("taken_back")[0]["words"] == [{"word": "RAT", "reason": "not_a_word"}]
+    assert table.state.current == "cat" and len(table.state.history) == 2
+    assert table.state.overrides == {}
+
+
+def test_challenge_mode_a_tie_on_a_good_word_keeps_the_move_and_makes_it_final():
+    table = _challenge_table(StubWords())
+    table.do("vote", "ann", accept=True)
+    table.do("vote", "bob", accept=False)
+    assert table.state.votes[-1]["allowed"] and len(table.state.history) == 3
+    assert table.refuses(IllegalMove, "challenge", "dan").code == "nothing_to_challenge"
+
+
+def test_challenge_mode_a_vote_closing_with_no_vote_cast_has_the_dictionary_decide():
+    table = _challenge_table(BAD_RAT)
+    table.do("close_vote")
+    vote = table.state.votes[-1]
+    assert (vote["yes"], vote["no"], vote["allowed"]) == (0, 0, False)
+    assert table.events("taken_back") and table.state.current == "cat"
+
+
+def test_a_decisive_vote_still_overrules_the_dictionary():
+    table = _challenge_table(BAD_RAT)
+    table.do("vote", "ann", accept=True)
+    table.do("vote", "bob", accept=True)
+    assert table.state.votes[-1]["decided_by"] == "players" and table.state.overrides == {"RAT": True}
+    assert len(table.state.history) == 3
+
+
+# -- buttons on older messages ------------------------------------------------------------------------
+
+
+def test_a_challenge_from_an_older_message_does_not_challenge_the_newer_move():
+    table = examples_table(words=BAD_RAT, mode="challenge", players=THREE)
+    table.place("bob", EXAMPLES[0])  # move 2: its table message has a Challenge button for move 2
+    table.place("cat", EXAMPLES[1])  # move 3: RAT
+    error = table.refuses(StaleAction, "challenge", "ann", move=2)
+    assert error.code == "stale_action" and "move 2" in error.message and "(move 3)" in error.message
+    assert error.message_de.startswith("Dieser Knopf gehört zu Zug 2")
+    table.refuses(BadAction, "challenge", "ann", move="two")
+    table.do("challenge", "ann", move=3)
+    assert table.events("taken_back")
+
+
+def test_actions_without_the_move_stay_valid():
+    table = examples_table(words=BAD_RAT, mode="challenge", players=THREE)
+    table.place("bob", EXAMPLES[0])
+    table.place("cat", EXAMPLES[1])
+    table.do("challenge", "ann")
+    assert table.events("taken_back")
+
+
+def test_a_dispute_from_an_older_message_names_its_move():
+    table = examples_table(words=StubWords(), players=FOUR)
+    table.place("bob", EXAMPLES[0])
+    table.place("cat", EXAMPLES[1])
+    assert table.refuses(StaleAction, "dispute", "dan", move=2, word="BAUM").code == "stale_action"
+    table.do("dispute", "dan", move=3, word="RAT")
+    assert table.state.vote["words"] == [{"word": "RAT", "reason": None}]
+
+
+def test_a_restore_names_the_move_taken_back():
+    table = examples_table(words=BAD_RAT, mode="challenge")
+    table.place("bob", EXAMPLES[0])
+    table.place("ann", EXAMPLES[1])  # move 3, taken back: the board is at move 2 again
+    table.do("challenge", "bob", move=3)
+    table.refuses(StaleAction, "dispute", "ann", move=2)
+    table.do("dispute", "ann", move=3)
+    assert table.state.vote["kind"] == "restore"
+
+
+def test_a_proposed_move_names_the_move_it_would_be():
+    table = examples_table(words=StubWords({"BAUM": "not_a_word"}), players=THREE)
+    table.refuses(StaleAction, "dispute", "bob", tiles=EXAMPLES[0], move=5)
+    table.do("dispute", "bob", tiles=EXAMPLES[0], move=2)
+    assert table.state.vote["kind"] == "allow_move"
+
+
+def test_a_vote_button_of_a_closed_vote_does_not_count_in_the_next_vote():
+    table = examples_table(words=StubWords(), players=THREE)
+    table.do("propose_end", "bob")  # vote 1
+    table.do("vote", "ann", accept=False)
+    table.do("vote", "cat", accept=False, vote=1)
+    error = table.refuses(StaleAction, "vote", "cat", accept=True, vote=1)
+    assert "Vote 1 is closed" in error.message and "Abstimmung 1 ist geschlossen" in error.message_de
+    table.do("propose_end", "cat")  # vote 2
+    error = table.refuses(StaleAction, "vote", "ann", accept=True, vote=1)
+    assert "the open vote is 2" in error.message and error.message_de
+    table.do("vote", "ann", accept=True, vote=2)
+
+
+# -- every refusal in both languages ---------------------------------------------------------------------
+
+PACKAGE = Path(__file__).resolve().parents[3] / "bot" / "games" / "topwords"
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+@pytest.mark.parametrize("table", [TEXTS, OTHER_TEXTS], ids=["rules", "others"])
+def test_every_error_code_has_a_german_text(table):
+    for code, (en, de) in table.items():
+        assert en and de and en != de, code
+        assert {f.removesuffix("_de") for f in PLACEHOLDER.findall(de)} <= set(PLACEHOLDER.findall(en)), code
+
+
+def test_every_refusal_in_the_rules_is_coded_with_both_languages():
+    """No bare `raise BadAction("…")` with English only: each goes through a coded text."""
+    raises = 0
+    for path in sorted(PACKAGE.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Raise) or node.exc is None:
+                continue
+            raises += 1
+            call = node.exc
+            assert isinstance(call, ast.Call) and isinstance(call.func, ast.Name), (path.name, node.lineno)
+            name = call.func.id
+            assert name in {"RuleBroken", "refusal", "_wrong_phase"}, (path.name, node.lineno, name)
+            if name == "RuleBroken":
+                assert isinstance(call.args[0], ast.Constant) and call.args[0].value in TEXTS
+            elif name == "refusal":
+                assert isinstance(call.args[1], ast.Constant) and call.args[1].value in OTHER_TEXTS
+    assert raises > 30
+
+
+def test_refusals_carry_message_de():
+    table = examples_table(words=StubWords(), players=THREE)
+    table.place("bob", EXAMPLES[0])
+    errors: list[GameError] = [
+        table.refuses(GameError, "place", "bob", tiles=EXAMPLES[1]),  # not your turn
+        table.refuses(BadAction, "vote", "ann", accept=True, vote="x"),
+        table.refuses(GameError, "close_vote"),
+        table.refuses(BadAction, "place", "cat", tiles="E5"),
+        table.refuses(BadAction, "nonsense", "cat"),
+    ]
+    for error in errors:
+        assert isinstance(getattr(error, "message_de", None), str) and error.message_de != error.message
+
+
+def test_a_word_not_in_the_last_move_is_refused_in_both_languages():
+    table = examples_table(words=StubWords(), players=THREE)
+    table.place("bob", EXAMPLES[0])
+    error = table.refuses(IllegalMove, "dispute", "cat", word="HAUS")
+    assert error.code == "word_not_in_move" and isinstance(error, RuleBroken)
+    assert error.message == "The last move made BAUM, not HAUS: dispute one of them."
+    assert error.message_de == "Der letzte Zug hat BAUM gebildet, nicht HAUS: stimme über eines davon ab."
+
+
+@pytest.mark.parametrize(
+    ("typed", "en", "de"),
+    [("down", "down", "senkrecht"), ("senkrecht", "down", "senkrecht"), ("a", "across", "waagrecht")],
+)
+def test_word_off_board_names_the_direction_in_the_readers_language(typed, en, de):
+    assert typed in DIRECTIONS
+    with pytest.raises(RuleBroken) as caught:
+        tiles_for_word(empty_board(), "BAUM", 8, 8, typed)
+    error = caught.value
+    assert error.code == "word_off_board"
+    assert error.message == f"BAUM from I9 {en} runs off the board."
+    assert error.message_de == f"BAUM ab I9 {de} passt nicht auf das Spielbrett."
