@@ -52,8 +52,7 @@ EMBED_LIMIT = 6000  # characters in all of a message's embeds
 REVIEW_FIELD_ROOM = 400
 # A new table message starts with each of these, so the channel keeps one message per round and reveal.
 NEW_MESSAGE_EVENTS = {"round_started", "writing_closed", "finished"}
-# Discord's limits (LIMITS.md): a select option's value and label, a custom_id.
-OPTION_VALUE_LIMIT = 100
+# Discord's limit (LIMITS.md) on a select option's label; its value `owner|word` always fits.
 OPTION_LABEL_LIMIT = 100
 # /topstop new's bounds, checked here too: Discord's client enforces them, a crafted request may not.
 NEW_BOUNDS = {"target": (5, 500), "writing_time": (20, 900), "grace": (1, 120)}
@@ -326,22 +325,17 @@ class TopStop(GameCog, name="Top Stop"):
 
     async def _on_pick(self, interaction: discord.Interaction[Any], session_id: int, arg: str | None) -> None:
         values = components.selected_values(interaction)
-        if len(values) != 1 or ("|" not in values[0] and "#" not in values[0]):
+        if len(values) != 1 or "|" not in values[0]:
             raise BadAction("Pick one word from the list.")
-        # Menus from before named no round: their arg was the menu's index alone.
+        owner, word = values[0].split("|", 1)
+        # `<round>.<menu>`; menus from before named no round: their arg was the menu's index alone.
         number, dot, _ = (arg or "").partition(".")
-        action: dict[str, Any] = {"do": "dispute", **(_round_of(number) if dot else {})}
-        if "|" in values[0]:
-            owner, word = values[0].split("|", 1)
-        else:  # `owner#index`: a word too long for the option's value, looked up in the round's lists
-            owner, _, index = values[0].partition("#")
-            view = await self.bot.sessions.view(session_id, None)
-            _check_round(number if dot else None, view)
-            entries = ((view.get("round") or {}).get("lists") or {}).get(owner, [])
-            if not index.isdigit() or int(index) >= len(entries):
-                raise BadAction("Pick one word from the list.")
-            word = entries[int(index)]["word"]
-        action.update({"of": owner, "word": word})
+        action: dict[str, Any] = {
+            "do": "dispute",
+            "of": owner,
+            "word": word,
+            **(_round_of(number) if dot else {}),
+        }
         async with self._table_lock(session_id):
             result = await self.bot.sessions.act(
                 session_id, str(interaction.user.id), action, interaction_id=str(interaction.id)
@@ -776,27 +770,23 @@ def dispute_choices(
 ) -> list[discord.SelectOption]:
     """One option per word open to a dispute, within Discord's limits for an option's value and label.
 
-    The value is `owner|word` (an id of ≤ 20 digits and a word of ≤ 40 characters: well under 100); a word
-    that would not fit (a game saved before the length was checked after normalising) is named by its place
-    in the list instead, `owner#index`. A word written twice in one list is one choice: the rules put its
-    first open copy to the vote.
+    The value is `owner|word`: an id of ≤ 20 digits and a word of ≤ MAX_WORD_LENGTH characters (counted once
+    normalised, as stored) stay well under 100. A word written twice in one list is one choice: the rules
+    put its first open copy to the vote.
     """
     seen: set[tuple[str, str]] = set()
     choices = []
     for owner, entries in lists.items():
-        for index, entry in enumerate(entries):
+        for entry in entries:
             word = entry["word"]
             if entry["disputed"] or (owner, word) in seen:
                 continue
             seen.add((owner, word))
-            value = f"{owner}|{word}"
-            if len(value) > OPTION_VALUE_LIMIT:
-                value = f"{owner}#{index}"
             verdict = "✅ counted" if entry["valid"] else f"❌ {REASONS.get(entry['reason'], '')}"
             choices.append(
                 discord.SelectOption(
                     label=_clipped(f"{word} — {record.name(owner)}", OPTION_LABEL_LIMIT),
-                    value=value[:OPTION_VALUE_LIMIT],
+                    value=f"{owner}|{word}",
                     description=_clipped(verdict, 100),
                 )
             )
@@ -816,17 +806,15 @@ def words_modal(
 ) -> discord.ui.Modal:
     """Up to five inputs for the round's words, prefilled with what the player saved before.
 
-    The saved words are normalised (case-folded: `Maße` comes back as `masse`), at most MAX_WORD_LENGTH
-    long, the inputs' max_length; a longer one (saved before that was checked) is left out rather than sent
-    over Discord's limit. The form's custom_id names its round, like the buttons.
+    The saved words are normalised (case-folded: `Maße` comes back as `masse`) and at most MAX_WORD_LENGTH
+    long, the inputs' max_length. The form's custom_id names its round, like the buttons.
     """
-    prefill = [word if len(word) <= MAX_WORD_LENGTH else None for word in saved]
     inputs: list[discord.ui.TextInput[Any]] = [
         discord.ui.TextInput(
             label=f"Word {index + 1}",
             custom_id=f"word{index + 1}",
             placeholder=f"a word starting with {letter}",
-            default=prefill[index] if index < len(prefill) else None,
+            default=saved[index] if index < len(saved) else None,
             required=False,
             max_length=MAX_WORD_LENGTH,
         )

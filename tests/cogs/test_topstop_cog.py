@@ -381,11 +381,6 @@ async def test_the_dispute_menu_fits_discords_limits_for_values_and_labels() -> 
     assert all(
         len(c.value) <= 100 and len(c.label) <= 100 and len(c.description or "") <= 100 for c in choices
     )
-    # A game saved before the length was checked after normalising may hold a longer word: it is named by
-    # its place in the list, never sent over the limit.
-    legacy = {owner: [{"word": "p" + "ffi" * 40, "valid": False, "reason": "not_a_word", "disputed": False}]}
-    [choice] = dispute_choices(table.record, legacy)
-    assert choice.value == f"{owner}#0" and len(choice.label) == 100 and choice.label.endswith("…")
 
 
 async def test_the_words_form_shows_the_saved_words_normalised_within_its_max_length() -> None:
@@ -398,8 +393,6 @@ async def test_the_words_form_shows_the_saved_words_normalised_within_its_max_le
     inputs = [item for item in form.children if isinstance(item, discord.ui.TextInput)]
     assert [i.default for i in inputs] == ["masse", "pferd", None, None, None]
     assert all(i.max_length == 40 for i in inputs)
-    legacy = words_modal(7, "P", 5, ["p" + "ffi" * 40, "pear"], 1)  # saved before the fix: left out
-    assert [i.default for i in legacy.children if isinstance(i, discord.ui.TextInput)][:2] == [None, "pear"]
     assert words_modal(7, "P", 5, []).custom_id == "topstop:7:words"
 
 

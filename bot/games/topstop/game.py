@@ -762,8 +762,7 @@ def _start_round(state: TopStopState, spinner: str, step: _Step) -> None:
 
 def _respin_if_unanimous(state: TopStopState, step: _Step) -> None:
     current = state.round
-    if current.stopped_by is not None:
-        return  # after STOP the letter is final (and the requests were dropped)
+    # After STOP there are no requests left: STOP drops them and refuses new ones.
     if not current.respin_votes or set(_round_players(state)) - set(current.respin_votes):
         return
     assert current.letter is not None
