@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from bot.engine.errors import BadAction, StaleAction
+
 # Actions and events are plain JSON objects so that they can be logged, stored and replayed as they are.
 # An action: {"do": NAME, "player": ID | absent for the system, ...arguments}.
-# An event: {"type": NAME, ...}; an event with "private_to": ID carries hidden information for that player only.
+# An event: {"type": NAME, ...}. Public events go to the table; private ones (hidden information) are
+# addressed to one player in `Applied.private` and only ever reach that player's own interaction.
 Action = dict[str, Any]
 Event = dict[str, Any]
 JSON = dict[str, Any]
+
+SEED_BITS = 128
+
+
+def new_seed() -> int:
+    """A session's seed: 128 bits from the OS, so nobody can guess the bag or a rack from what is public."""
+    return secrets.randbits(SEED_BITS)
 
 
 @dataclass(frozen=True)
@@ -30,11 +41,33 @@ class Timer:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended: winners (may be several on a tie) and final scores."""
+    """What a finished game means, for results and leaderboards.
+
+    `winners` may be several (a tie). `lower_is_better` for penalty-point games (Toppo). A cooperative
+    game (Top Drop) sets `team_result` ("won" | "lost") and may rate the table's play (`team_rating`):
+    every player then shares the team's result.
+    """
 
     winners: list[str]
     scores: dict[str, int]
-    result: str | None = None  # cooperative games: "victory" | "defeat"
+    lower_is_better: bool = False
+    team_result: str | None = None
+    team_rating: int | None = None
+
+    def ranks(self) -> dict[str, int]:
+        """Competition ranking (1, 2, 2, 4) by score in the game's direction."""
+        sign = 1 if self.lower_is_better else -1
+        ordered = sorted(self.scores.values(), key=lambda score: sign * score)
+        return {
+            player: 1 + sum(1 for other in ordered if sign * other < sign * score)
+            for player, score in self.scores.items()
+        }
+
+    def result_of(self, player: str) -> str:
+        """'won' or 'lost' for this player; in a cooperative game, the team's result."""
+        if self.team_result is not None:
+            return self.team_result
+        return "won" if player in self.winners else "lost"
 
 
 @dataclass(frozen=True)
@@ -49,19 +82,33 @@ class UsedWord:
 
 @dataclass
 class Applied:
-    """The result of one step: the new state, the events for the table, words to record."""
+    """The result of one step: the new state, public events, private events per player, words to record."""
 
     state: Any
     events: list[Event] = field(default_factory=list)
     used_words: list[UsedWord] = field(default_factory=list)
+    private: dict[str, list[Event]] = field(default_factory=dict)
+
+    def tell(self, player: str, event: Event) -> None:
+        """An event only `player` may see (their rack, their words)."""
+        self.private.setdefault(player, []).append(event)
 
 
 class Game(Protocol):
-    """Pure rules of one game: no discord, no I/O, no asyncio, no clock."""
+    """Pure rules of one game: no discord, no I/O, no asyncio, no clock.
+
+    State is plain data: dataclasses of lists, dicts, str, int, float, bool and None, so that the engine
+    serialises it as it is (`orjson.dumps(state)` equals `dump(state)`) and `load(dump(s)) == s`.
+    """
 
     name: str
     min_players: int
     max_players: int
+    action_names: frozenset[str]  # every `do` the game knows; anything else is refused as bad_action
+
+    def validate_options(self, options: Mapping[str, Any]) -> JSON:
+        """The options with their defaults filled in, or BadAction naming what is wrong."""
+        ...
 
     def new_game(
         self, options: Mapping[str, Any], players: Sequence[str], setup: Mapping[str, Any], rng: random.Random
@@ -73,12 +120,27 @@ class Game(Protocol):
         """Fill every chance argument the action leaves out (letter, roll, card) so the log is exact."""
         ...
 
+    def freshness(self, state: Any) -> JSON:
+        """What an action made now is made against, e.g. {"round": 3, "dispute": 1} or {"move": 12}.
+
+        A button carries these values; an action naming one of these keys with another value is refused
+        as `stale_action` (by `step`, before `apply`), so a click on an old message never acts on a new one.
+        """
+        ...
+
     def apply(self, state: Any, action: Action) -> Applied:
         """Apply a complete action or raise a GameError; never mutates `state`."""
         ...
 
     def legal_actions(self, state: Any, player: str) -> list[Action] | None:
-        """The actions `player` may take now, where that set is finite; None where it is not."""
+        """The actions `player` may take now: all of them where the set is finite; where an argument is
+        free (words to write, tiles to place), one example per kind with that argument filled in.
+        None when the player may do nothing at all because they are not seated."""
+        ...
+
+    def table_actions(self, state: Any, player: str | None) -> frozenset[str]:
+        """The action names the table should offer `player` now (None: anyone watching), for the UI's
+        buttons: the UI never re-derives a rule."""
         ...
 
     def outcome(self, state: Any) -> Outcome | None:
@@ -111,7 +173,18 @@ def chance_rng(seed: int, version: int) -> random.Random:
     return random.Random(f"{seed}:{version}")
 
 
+def check_action(game: Game, state: Any, action: Action) -> None:
+    """The checks every game shares: a known action name, and made against the state as it is now."""
+    name = action.get("do")
+    if not isinstance(name, str) or name not in game.action_names:
+        raise BadAction(f"Unknown {game.name} action {name!r}.")
+    for key, current in game.freshness(state).items():
+        if key in action and action[key] != current:
+            raise StaleAction("The table has moved on since that message: use the latest one.")
+
+
 def step(game: Game, state: Any, seed: int, version: int, action: Action) -> tuple[Action, Applied]:
-    """Resolve chance, then apply: the one path from an action to a new state."""
+    """Check, resolve chance, then apply: the one path from an action to a new state."""
+    check_action(game, state, action)
     complete = game.resolve_chance(state, dict(action), chance_rng(seed, version))
     return complete, game.apply(state, complete)

@@ -1,9 +1,11 @@
-"""Counting a vote: the majority of the ballots cast decides; a tie decides nothing."""
+"""Votes, for every game: who may vote, one ballot each (the last counts), majority of votes cast."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Literal
+
+from bot.engine.errors import NotAPlayer
 
 VoteResult = Literal["yes", "no", "tie"]
 
@@ -15,3 +17,21 @@ def tally(ballots: Mapping[str, bool]) -> VoteResult:
     if yes == no:
         return "tie"
     return "yes" if yes > no else "no"
+
+
+def cast(voters: Sequence[str], ballots: Mapping[str, bool], voter: str, yes: bool) -> dict[str, bool]:
+    """The ballots with `voter`'s vote (a changed mind replaces the earlier one); only `voters` may vote."""
+    if voter not in voters:
+        raise NotAPlayer("You do not have a vote on this.")
+    return {**ballots, voter: yes}
+
+
+def everyone_voted(voters: Sequence[str], ballots: Mapping[str, bool]) -> bool:
+    """The vote can close early once every eligible voter has cast a ballot."""
+    return all(voter in ballots for voter in voters)
+
+
+def decision(ballots: Mapping[str, bool]) -> bool | None:
+    """The tally as a decision: True accepted, False refused, None when a tie decides nothing."""
+    result = tally(ballots)
+    return None if result == "tie" else result == "yes"

@@ -29,14 +29,18 @@ class RaceGame:
     name = "race"
     min_players = 2
     max_players = 4
-    action_names = ("roll", "skip", "note")
+    action_names = frozenset({"roll", "skip", "note"})
+
+    def validate_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        target = options.get("target", 10)
+        if isinstance(target, bool) or not isinstance(target, int) or target < 1:
+            raise BadAction("target must be a positive number")
+        return {"target": target}
 
     def new_game(
         self, options: Mapping[str, Any], players: Sequence[str], setup: Mapping[str, Any], rng: random.Random
     ) -> RaceState:
-        target = options.get("target", 10)
-        if not isinstance(target, int) or target < 1:
-            raise BadAction("target must be a positive number")
+        target = self.validate_options(options)["target"]
         order = list(players)
         if "first_player" in setup:
             first = order.index(setup["first_player"])
@@ -54,7 +58,9 @@ class RaceGame:
         current = state.players[state.turn % len(state.players)]
         if action["do"] == "note":
             notes = {**state.notes, action["player"]: str(action["text"])}
-            return Applied(replace(state, notes=notes), [{"type": "noted", "private_to": action["player"]}])
+            applied = Applied(replace(state, notes=notes))
+            applied.tell(action["player"], {"type": "noted", "text": notes[action["player"]]})
+            return applied
         if action["do"] == "skip":
             return Applied(replace(state, turn=state.turn + 1), [{"type": "skipped", "player": current}])
         if action.get("player") != current:
@@ -67,8 +73,19 @@ class RaceGame:
         new = replace(state, scores=scores, turn=state.turn + 1, history=[*state.history, record])
         return Applied(new, [{"type": "rolled", **record}])
 
+    def freshness(self, state: RaceState) -> dict[str, Any]:
+        return {"turn": state.turn}
+
     def legal_actions(self, state: RaceState, player: str) -> list[Action] | None:
-        return [{"do": "roll"}] if state.players[state.turn % len(state.players)] == player else []
+        if player not in state.players:
+            return None
+        if self.outcome(state) is not None:
+            return []
+        mine = [{"do": "roll"}] if state.players[state.turn % len(state.players)] == player else []
+        return [*mine, {"do": "note", "text": "secret"}]
+
+    def table_actions(self, state: RaceState, player: str | None) -> frozenset[str]:
+        return frozenset(a["do"] for a in self.legal_actions(state, player) or []) if player else frozenset()
 
     def outcome(self, state: RaceState) -> Outcome | None:
         best = max(state.scores.values())
