@@ -18,7 +18,6 @@ from bot.engine.errors import (
     GameOver,
     NoSuchSession,
     NotAPlayer,
-    StaleAction,
     WrongPhase,
 )
 from bot.engine.game import Action, Applied, Event, Game, Outcome, Timer, step
@@ -37,8 +36,12 @@ class ActResult:
     """What an action did: the session after it, its events, and whether it was a repeat of a logged one."""
 
     session: SessionRecord
-    events: list[Event]
+    events: list[Event]  # public: for the table
     duplicate: bool = False
+    private: dict[str, list[Event]] = field(default_factory=dict)  # per player: only for their own reply
+
+    def private_to(self, player: str) -> list[Event]:
+        return self.private.get(player, [])
 
 
 @dataclass
@@ -125,7 +128,7 @@ class SessionManager:
         """A new lobby in the channel with the host seated; refused when a game is already open there."""
         game = self._game(game_name)
         # Bad options are refused now, not when the host presses Start.
-        game.new_game(dict(options), [f"seat{i}" for i in range(game.min_players)], {}, random.Random(0))
+        game.validate_options(dict(options))
         now = self.clock()
         record = SessionRecord(
             id=0,
@@ -221,11 +224,10 @@ class SessionManager:
         action: Action,
         *,
         interaction_id: str | None = None,
-        expected_version: int | None = None,
     ) -> ActResult:
         """Apply one action: lock, check, apply, persist in one transaction, then re-arm timers."""
         async with self._lock(session_id):
-            return await self._act_locked(session_id, player, action, interaction_id, expected_version)
+            return await self._act_locked(session_id, player, action, interaction_id)
 
     async def _act_locked(
         self,
@@ -233,22 +235,20 @@ class SessionManager:
         player: str | None,
         action: Action,
         interaction_id: str | None,
-        expected_version: int | None,
     ) -> ActResult:
         loaded = await self._load(session_id)
         record = loaded.record
         if interaction_id is not None:
             logged = await self.store.actions.by_interaction(session_id, interaction_id)
             if logged is not None:
-                return ActResult(record, logged.events, duplicate=True)
+                public, private = _split_events(logged.events)
+                return ActResult(record, public, duplicate=True, private=private)
         if record.status == "lobby":
             raise WrongPhase("The game has not started yet.")
         if not record.is_open:
             raise GameOver("This game is over.")
         if player is not None and player not in record.players:
             raise NotAPlayer("You are not playing in this game.")
-        if expected_version is not None and expected_version != record.version:
-            raise StaleAction("The table changed since you looked at it; try again on the latest message.")
         game = self._game(record.game)
         # The actor is who the interaction says, never what the action claims.
         action = {key: value for key, value in action.items() if key != "player"}
@@ -293,7 +293,7 @@ class SessionManager:
             await self.store.actions.append(
                 tx,
                 ActionRecord(
-                    session_id, record.version, interaction_id, player, complete, applied.events, now
+                    session_id, record.version, interaction_id, player, complete, _log_events(applied), now
                 ),
             )
             if applied.used_words:
@@ -312,7 +312,7 @@ class SessionManager:
         loaded.state = applied.state
         loaded.last_used = time.monotonic()
         self._arm_timers(record)
-        return ActResult(record, applied.events)
+        return ActResult(record, applied.events, private=applied.private)
 
     async def session(self, session_id: int) -> SessionRecord:
         return (await self._load(session_id)).record
@@ -430,7 +430,7 @@ class SessionManager:
                 result = ActResult(record, [{"type": "lobby_expired"}])
             else:
                 try:
-                    result = await self._act_locked(session_id, None, timer["action"], None, None)
+                    result = await self._act_locked(session_id, None, timer["action"], None)
                 except Exception:
                     # A timer the rules refuse must not fire again and again. Reloaded: a failed write
                     # leaves the store, not the memory, as the truth.
@@ -455,6 +455,22 @@ def _with_names(message: str, record: SessionRecord) -> str:
         if name and name != player:
             message = message.replace(player, name)
     return message
+
+
+def _log_events(applied: Applied) -> list[Event]:
+    """The log keeps private events too (marked with their player), so a repeated interaction gets them."""
+    private = [{**event, "private_to": player} for player, events in applied.private.items() for event in events]
+    return [*applied.events, *private]
+
+
+def _split_events(logged: list[Event]) -> tuple[list[Event], dict[str, list[Event]]]:
+    public = [event for event in logged if "private_to" not in event]
+    private: dict[str, list[Event]] = {}
+    for event in logged:
+        if "private_to" in event:
+            player = event["private_to"]
+            private.setdefault(player, []).append({k: v for k, v in event.items() if k != "private_to"})
+    return public, private
 
 
 def _result_rows(outcome: Outcome) -> list[ResultRow]:

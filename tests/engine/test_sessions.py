@@ -129,13 +129,13 @@ async def test_an_interaction_applied_twice_is_applied_once(env):
     assert (await store.sessions.get(sid)).version == 1
 
 
-async def test_an_action_against_an_older_version_is_stale(env):
+async def test_an_action_made_against_an_earlier_turn_is_stale(env):
     manager, *_ = env
     sid = await started(manager)
-    await manager.act(sid, "ann", {"do": "roll", "roll": 2}, expected_version=0)
+    await manager.act(sid, "ann", {"do": "roll", "roll": 2, "turn": 0})
     with pytest.raises(StaleAction):
-        await manager.act(sid, "bob", {"do": "roll", "roll": 2}, expected_version=0)
-    await manager.act(sid, "bob", {"do": "roll", "roll": 2}, expected_version=1)
+        await manager.act(sid, "bob", {"do": "roll", "roll": 2, "turn": 0})
+    await manager.act(sid, "bob", {"do": "roll", "roll": 2, "turn": 1})
 
 
 async def test_concurrent_actions_are_serialised_by_the_session_lock(env):
@@ -265,7 +265,7 @@ async def test_a_failed_write_leaves_memory_as_the_store_has_it(env, monkeypatch
     assert (await manager.session(sid)).version == 0
     assert (await manager.view(sid, None))["scores"]["ann"] == 0
     assert await store.actions.for_session(sid) == []
-    await manager.act(sid, "ann", {"do": "roll", "roll": 2}, expected_version=0)
+    await manager.act(sid, "ann", {"do": "roll", "roll": 2, "turn": 0})
     assert (await store.sessions.get(sid)).version == 1
 
 
