@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import random
+import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from bot.engine.errors import (
@@ -20,8 +23,9 @@ from bot.engine.errors import (
     NotAPlayer,
     WrongPhase,
 )
-from bot.engine.game import Action, Applied, Event, Game, Outcome, Timer, step
+from bot.engine.game import Action, Applied, Event, Game, Outcome, Timer, new_seed, step
 from bot.store import ActionRecord, ChannelTaken, ResultRow, SessionRecord, Store, UsedWordRecord
+from bot.store.repositories import Sessions, encode
 
 log = logging.getLogger(__name__)
 
@@ -44,15 +48,28 @@ class ActResult:
         return self.private.get(player, [])
 
 
-@dataclass
-class _Loaded:
+@dataclass(slots=True)
+class _Live:
+    """A session in memory: its record (without the snapshot: the state is the one copy) and its state."""
+
     record: SessionRecord
-    state: Any = None
-    last_used: float = field(default_factory=time.monotonic)
+    state: Any
+    last_used: float
+
+
+@dataclass(slots=True)
+class _Lock:
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0  # holders and waiters: the lock is dropped when none is left
 
 
 class SessionManager:
-    """Create, act on, view and cancel game sessions; the store is the truth, memory only a cache."""
+    """Create, act on, view and cancel game sessions; the store is the truth, memory only a cache.
+
+    Every read or write of a session's cache entry that may await happens under the session's lock, and
+    memory changes only after the store committed, in one step without an await: so a reader can never
+    put an older copy in the cache, and nothing can write an older snapshot over a newer one.
+    """
 
     def __init__(
         self,
@@ -63,56 +80,57 @@ class SessionManager:
         lobby_seconds: float = 15 * 60,
         idle_seconds: float = 10 * 60,
     ) -> None:
+        from bot.engine.timers import TimerWheel
+
         self.store = store
         self.games = dict(games)
         self.clock = clock
         self.lobby_seconds = lobby_seconds
         self.idle_seconds = idle_seconds
         self.listeners: list[EventListener] = []
-        self._loaded: dict[int, _Loaded] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._timer_tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
+        self._live: dict[int, _Live] = {}
+        self._locks: dict[int, _Lock] = {}
+        self.timers = TimerWheel(clock, self._timer_due)
+        self._firing: set[asyncio.Task[None]] = set()
         self._closing = False
 
     # -- life cycle -------------------------------------------------------------------------------
 
     async def start(self) -> int:
-        """Re-arm the timers of every open session (a restart loses nothing); returns how many sessions."""
-        records = await self.store.sessions.all_open()
-        for record in records:
-            self._arm_timers(record)
-        log.info("restored %d open session(s)", len(records))
-        return len(records)
+        """Arm every stored deadline (a restart loses nothing); sessions load when first used.
+
+        Returns how many sessions are open."""
+        for session_id, key, at in await self.store.sessions.all_deadlines():
+            self.timers.arm(session_id, key, at)
+        count = await self.store.sessions.count_open()
+        log.info("restored %d open session(s), %d deadline(s) armed", count, len(self.timers))
+        return count
 
     async def close(self) -> None:
         """Stop every timer and wait for actions under way to finish their writes."""
         self._closing = True
-        tasks = list(self._timer_tasks.values())
-        for task in tasks:
+        self.timers.close()
+        for task in list(self._firing):
             task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        self._timer_tasks.clear()
-        for lock in list(self._locks.values()):
-            async with lock:
+        await asyncio.gather(*self._firing, return_exceptions=True)
+        for entry in list(self._locks.values()):
+            async with entry.lock:
                 pass
 
     def evict_idle(self) -> int:
         """Drop sessions unused for a while from memory; they come back from the store on demand."""
         cutoff = time.monotonic() - self.idle_seconds
-        idle = [sid for sid, loaded in self._loaded.items() if loaded.last_used < cutoff]
+        idle = [sid for sid, live in self._live.items() if live.last_used < cutoff]
+        evicted = 0
         for sid in idle:
-            lock = self._locks.get(sid)
-            if lock is None or not lock.locked():
-                del self._loaded[sid]
-                # No await between this check and the deletion, so nobody holds or awaits this lock.
-                self._locks.pop(sid, None)
-        return len(idle)
+            if sid not in self._locks:  # nobody holds or awaits this session
+                del self._live[sid]
+                evicted += 1
+        return evicted
 
     @property
     def loaded_sessions(self) -> int:
-        return len(self._loaded)
+        return len(self._live)
 
     # -- lobby ------------------------------------------------------------------------------------
 
@@ -139,7 +157,7 @@ class SessionManager:
             host_id=host_id,
             players=[host_id],
             options=dict(options),
-            seed=random.SystemRandom().randrange(2**31),
+            seed=new_seed(),
             timers={"lobby": {"at": now + self.lobby_seconds, "action": {"do": LOBBY_EXPIRE}}},
             created_at=now,
             updated_at=now,
@@ -150,41 +168,56 @@ class SessionManager:
                 record.id = await self.store.sessions.create(tx, record)
         except ChannelTaken as exc:
             raise ChannelBusy("A game is already open in this channel: finish or end it first.") from exc
-        self._loaded[record.id] = _Loaded(record)
-        self._arm_timers(record)
+        self._live[record.id] = _Live(record, None, time.monotonic())
+        self._arm(record)
         return record
 
     async def join(self, session_id: int, user_id: str, name: str | None = None) -> SessionRecord:
-        async with self._lock(session_id):
-            loaded = await self._load(session_id)
-            record = loaded.record
+        async with self._locked(session_id):
+            record = (await self._load(session_id)).record
             self._require_lobby(record)
             if user_id in record.players:
                 raise BadAction("You are already in this game.")
             if len(record.players) >= self._game(record.game).max_players:
                 raise BadAction("This game is full.")
-            record.players = [*record.players, user_id]
-            record.names = {**record.names, user_id: name or user_id}
-            await self._save(record)
+            players = [*record.players, user_id]
+            names = {**record.names, user_id: name or user_id}
+            await self._write(
+                session_id,
+                partial(
+                    Sessions.seats_work, session_id=session_id, players=players, names=names, now=self.clock()
+                ),
+            )
+            record.players, record.names = players, names
             return record
 
     async def leave_lobby(self, session_id: int, user_id: str) -> SessionRecord:
-        async with self._lock(session_id):
+        async with self._locked(session_id):
             record = (await self._load(session_id)).record
             self._require_lobby(record)
             if user_id not in record.players:
                 raise NotAPlayer("You are not in this game.")
             if user_id == record.host_id:
                 raise BadAction("The host cannot leave the lobby; press Cancel to close it.")
-            record.players = [p for p in record.players if p != user_id]
-            await self._save(record)
+            players = [p for p in record.players if p != user_id]
+            await self._write(
+                session_id,
+                partial(
+                    Sessions.seats_work,
+                    session_id=session_id,
+                    players=players,
+                    names=record.names,
+                    now=self.clock(),
+                ),
+            )
+            record.players = players
             return record
 
     async def start_game(self, session_id: int, user_id: str) -> ActResult:
         """The host starts the game: the rules deal the initial state from the session's seed."""
-        async with self._lock(session_id):
-            loaded = await self._load(session_id)
-            record = loaded.record
+        async with self._locked(session_id):
+            live = await self._load(session_id)
+            record = live.record
             self._require_lobby(record)
             if user_id != record.host_id:
                 raise NotAPlayer("Only the host can start the game.")
@@ -192,26 +225,25 @@ class SessionManager:
             if len(record.players) < game.min_players:
                 raise BadAction(f"At least {game.min_players} players are needed to start.")
             state = game.new_game(record.options, record.players, record.setup, random.Random(record.seed))
-            record.status = "active"
-            record.snapshot = game.dump(state)
-            record.timers = self._merge_timers({}, game.timers(state))
-            events: list[Event] = [{"type": "started", "players": list(record.players)}]
-            await self._save(record)
-            loaded.state = state
-            self._arm_timers(record)
-            return ActResult(record, events)
+            timers = self._merge_timers({}, game.timers(state))
+            now = self.clock()
+            snapshot = _encode_state(game, state)
+            await self._write(
+                session_id,
+                partial(Sessions.start_work, record=record, snapshot=snapshot, timers=timers, now=now),
+            )
+            record.status, record.timers, record.updated_at = "active", timers, now
+            live.state = state
+            self._arm(record)
+            return ActResult(record, [{"type": "started", "players": list(record.players)}])
 
     async def cancel(self, session_id: int, reason: str = "cancelled") -> SessionRecord:
         """Close a lobby or stop a game without a result (the caller checks who may)."""
-        async with self._lock(session_id):
+        async with self._locked(session_id):
             record = (await self._load(session_id)).record
             if not record.is_open:
                 raise GameOver("This game is already over.")
-            record.status = "cancelled"
-            record.timers = {}
-            await self._save(record)
-            self._disarm_timers(record.id)
-            self._loaded.pop(session_id, None)
+            await self._close(record, "cancelled")
             log.info("session %d %s", session_id, reason)
             return record
 
@@ -225,24 +257,66 @@ class SessionManager:
         *,
         interaction_id: str | None = None,
     ) -> ActResult:
-        """Apply one action: lock, check, apply, persist in one transaction, then re-arm timers."""
-        async with self._lock(session_id):
+        """Apply one action: lock, check, apply, commit in one transaction, then re-arm timers."""
+        async with self._locked(session_id):
             return await self._act_locked(session_id, player, action, interaction_id)
 
     async def _act_locked(
-        self,
-        session_id: int,
-        player: str | None,
-        action: Action,
-        interaction_id: str | None,
+        self, session_id: int, player: str | None, action: Action, interaction_id: str | None
     ) -> ActResult:
-        loaded = await self._load(session_id)
-        record = loaded.record
-        if interaction_id is not None:
-            logged = await self.store.actions.by_interaction(session_id, interaction_id)
+        live = await self._load(session_id)
+        record = live.record
+        try:
+            game, complete, applied = self._step(live, player, action)
+        except GameError as error:
+            # A repeated interaction (a retry of one already applied) gets the first answer again.
+            logged = await self._logged(session_id, interaction_id)
             if logged is not None:
-                public, private = _split_events(logged.events)
-                return ActResult(record, public, duplicate=True, private=private)
+                return logged
+            # The rules speak of players by id; the people reading the message know them by name.
+            error.message = _with_names(error.message, record)
+            german = getattr(error, "message_de", None)  # games with texts of their own (TopWords)
+            if isinstance(german, str):
+                error.message_de = _with_names(german, record)  # type: ignore[attr-defined]
+            raise
+        outcome = game.outcome(applied.state)
+        if outcome is not None:
+            applied.events.append({"type": "finished", "winners": outcome.winners, "scores": outcome.scores})
+        timers = {} if outcome else self._merge_timers(record.timers, game.timers(applied.state))
+        now = self.clock()
+        work = partial(
+            Sessions.step_work,
+            record=record,
+            version=record.version + 1,
+            status="finished" if outcome else record.status,
+            snapshot=_encode_state(game, applied.state),
+            timers_removed=[key for key in record.timers if key not in timers],
+            timers_set={key: t for key, t in timers.items() if record.timers.get(key) != t},
+            action=ActionRecord(
+                session_id, record.version, interaction_id, player, complete, _log_events(applied), now
+            ),
+            used_words=[UsedWordRecord(w.round, w.player, w.word, w.lemma_key) for w in applied.used_words],
+            results=_result_rows(outcome) if outcome else None,
+            outcome_meta=_outcome_meta(outcome) if outcome else None,
+        )
+        try:
+            await self._write(session_id, work)
+        except sqlite3.IntegrityError:
+            logged = await self._logged(session_id, interaction_id)
+            if logged is not None:
+                return logged
+            raise
+        # Committed: memory follows in one step, with no await in between.
+        record.version += 1
+        record.status = "finished" if outcome else record.status
+        record.timers = timers
+        record.updated_at = now
+        live.state = applied.state
+        self._arm(record)
+        return ActResult(record, applied.events, private=applied.private)
+
+    def _step(self, live: _Live, player: str | None, action: Action) -> tuple[Game, Action, Applied]:
+        record = live.record
         if record.status == "lobby":
             raise WrongPhase("The game has not started yet.")
         if not record.is_open:
@@ -254,89 +328,44 @@ class SessionManager:
         action = {key: value for key, value in action.items() if key != "player"}
         if player is not None:
             action["player"] = player
-        try:
-            complete, applied = step(game, loaded.state, record.seed, record.version, action)
-        except GameError as error:
-            # The rules speak of players by id; the people reading the message know them by name.
-            error.message = _with_names(error.message, record)
-            german = getattr(error, "message_de", None)  # games with texts of their own (TopWords)
-            if isinstance(german, str):
-                error.message_de = _with_names(german, record)  # type: ignore[attr-defined]
-            raise
-        try:
-            return await self._persist(loaded, session_id, player, interaction_id, complete, applied)
-        except BaseException:
-            # The write failed (or was cancelled) midway: the record in memory may be ahead of the store,
-            # so forget it; the next action loads the state the store really holds.
-            self._loaded.pop(session_id, None)
-            raise
+        complete, applied = step(game, live.state, record.seed, record.version, action)
+        return game, complete, applied
 
-    async def _persist(
-        self,
-        loaded: _Loaded,
-        session_id: int,
-        player: str | None,
-        interaction_id: str | None,
-        complete: Action,
-        applied: Applied,
-    ) -> ActResult:
-        record = loaded.record
-        game = self._game(record.game)
-        outcome = game.outcome(applied.state)
-        now = self.clock()
-        record.snapshot = game.dump(applied.state)
-        record.timers = {} if outcome else self._merge_timers(record.timers, game.timers(applied.state))
-        if outcome is not None:
-            record.status = "finished"
-            applied.events.append({"type": "finished", "winners": outcome.winners, "scores": outcome.scores})
-        async with self.store.transaction() as tx:
-            await self.store.actions.append(
-                tx,
-                ActionRecord(
-                    session_id, record.version, interaction_id, player, complete, _log_events(applied), now
-                ),
-            )
-            if applied.used_words:
-                await self.store.used_words.add(
-                    tx,
-                    session_id,
-                    [UsedWordRecord(w.round, w.player, w.word, w.lemma_key) for w in applied.used_words],
-                )
-            record.version += 1
-            record.updated_at = now
-            await self.store.sessions.save(tx, record)
-            if outcome is not None:
-                await self.store.results.record(
-                    tx, session_id, record.guild_id, record.game, _result_rows(outcome), now
-                )
-        loaded.state = applied.state
-        loaded.last_used = time.monotonic()
-        self._arm_timers(record)
-        return ActResult(record, applied.events, private=applied.private)
+    async def _logged(self, session_id: int, interaction_id: str | None) -> ActResult | None:
+        if interaction_id is None:
+            return None
+        logged = await self.store.actions.by_interaction(session_id, interaction_id)
+        if logged is None:
+            return None
+        record = (await self._load(session_id)).record
+        public, private = _split_events(logged.events)
+        return ActResult(record, public, duplicate=True, private=private)
 
     async def session(self, session_id: int) -> SessionRecord:
-        return (await self._load(session_id)).record
+        return (await self._read(session_id)).record
 
     async def state(self, session_id: int) -> Any:
         """The full game state (secrets included): for the rules' own use, never for display."""
-        return (await self._load(session_id)).state
+        return (await self._read(session_id)).state
 
     async def view(self, session_id: int, player: str | None) -> dict[str, Any]:
         """What `player` may see of the game (None: a spectator)."""
-        loaded = await self._load(session_id)
-        if loaded.state is None:
+        live = await self._read(session_id)
+        if live.state is None:
             raise WrongPhase("The game has not started yet.")
-        return self._game(loaded.record.game).view_for(loaded.state, player)
+        return self._game(live.record.game).view_for(live.state, player)
 
     async def open_in_channel(self, channel_id: int) -> SessionRecord | None:
         return await self.store.sessions.open_in_channel(channel_id)
 
     async def set_message(self, session_id: int, message_id: int) -> None:
-        """Remember the table message so that it can be edited after a restart."""
-        async with self._lock(session_id):
-            record = (await self._load(session_id)).record
-            record.message_id = message_id
-            await self._save(record)
+        """Remember the table message so that it can be edited after a restart (that column only)."""
+        async with self._locked(session_id):
+            live = await self._load(session_id)
+            await self._write(
+                session_id, partial(Sessions.message_work, session_id=session_id, message_id=message_id)
+            )
+            live.record.message_id = message_id
 
     def deadline(self, record: SessionRecord, key_prefix: str) -> float | None:
         """The earliest deadline among the session's timers whose key starts with the prefix."""
@@ -351,8 +380,19 @@ class SessionManager:
         except KeyError:
             raise BadAction(f"Unknown game {name!r}.") from None
 
-    def _lock(self, session_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(session_id, asyncio.Lock())
+    @contextlib.asynccontextmanager
+    async def _locked(self, session_id: int) -> AsyncIterator[None]:
+        entry = self._locks.get(session_id)
+        if entry is None:
+            entry = self._locks[session_id] = _Lock()
+        entry.users += 1
+        try:
+            async with entry.lock:
+                yield
+        finally:
+            entry.users -= 1
+            if entry.users == 0:
+                del self._locks[session_id]
 
     @staticmethod
     def _require_lobby(record: SessionRecord) -> None:
@@ -361,24 +401,69 @@ class SessionManager:
                 "This lobby is closed." if not record.is_open else "The game has already started."
             )
 
-    async def _load(self, session_id: int) -> _Loaded:
-        loaded = self._loaded.get(session_id)
-        if loaded is None:
-            record = await self.store.sessions.get(session_id)
-            if record is None:
-                raise NoSuchSession("This game no longer exists.")
-            loaded = _Loaded(record)
-            if record.snapshot is not None and record.game in self.games:
-                loaded.state = self.games[record.game].load(record.snapshot)
-            if record.is_open:
-                self._loaded[session_id] = loaded
-        loaded.last_used = time.monotonic()
-        return loaded
+    async def _read(self, session_id: int) -> _Live:
+        """A cached session as it is (consistent: it only changes after a commit); else load it locked."""
+        live = self._live.get(session_id)
+        if live is not None:
+            live.last_used = time.monotonic()
+            return live
+        async with self._locked(session_id):
+            return await self._load(session_id)
 
-    async def _save(self, record: SessionRecord) -> None:
-        record.updated_at = self.clock()
-        async with self.store.transaction() as tx:
-            await self.store.sessions.save(tx, record)
+    async def _load(self, session_id: int) -> _Live:
+        """The session from the cache or the store; call it holding the session's lock."""
+        live = self._live.get(session_id)
+        if live is None:
+            try:
+                loaded = await self.store.sessions.load(session_id)
+                if loaded is None:
+                    raise NoSuchSession("This game no longer exists.")
+                record, snapshot = loaded
+                state = None
+                if snapshot is not None and record.game in self.games:
+                    state = self.games[record.game].load(json.loads(snapshot))
+            except GameError:
+                raise
+            except (ValueError, TypeError, KeyError, AttributeError) as exc:
+                await self._close_unreadable(session_id, exc)
+                raise NoSuchSession("This game could not be read and was closed.") from exc
+            live = _Live(record, state, time.monotonic())
+            if record.is_open:
+                self._live[session_id] = live
+        live.last_used = time.monotonic()
+        return live
+
+    async def _close_unreadable(self, session_id: int, error: Exception) -> None:
+        """One unreadable session must not stop the others: close it, say why, tell its channel."""
+        record = await self.store.sessions.header(session_id)
+        if record is None:
+            return
+        log.error("session %d cannot be read and is closed: %s: %s", session_id, type(error).__name__, error)
+        if record.is_open:
+            await self.store.db.run(
+                partial(Sessions.close_work, session_id=session_id, status="cancelled", now=self.clock())
+            )
+            self.timers.disarm(session_id)
+            record.status = "cancelled"
+            await self._notify(ActResult(record, [{"type": "unreadable"}]))
+
+    async def _write(self, session_id: int, work: Callable[[sqlite3.Connection], Any]) -> Any:
+        """Commit a unit of work; if it fails or is cancelled midway, forget the cached session, so the
+        next use loads what the store really holds."""
+        try:
+            return await self.store.db.run(work)
+        except BaseException:
+            self._live.pop(session_id, None)
+            raise
+
+    async def _close(self, record: SessionRecord, status: str) -> None:
+        await self._write(
+            record.id, partial(Sessions.close_work, session_id=record.id, status=status, now=self.clock())
+        )
+        record.status = status
+        record.timers = {}
+        self.timers.disarm(record.id)
+        self._live.pop(record.id, None)
 
     def _merge_timers(self, current: dict[str, Any], wanted: list[Timer]) -> dict[str, Any]:
         """Keys that stay keep their first deadline; new keys start now; vanished keys are dropped."""
@@ -392,51 +477,44 @@ class SessionManager:
                 merged[timer.key] = {"at": now + timer.seconds, "action": timer.action}
         return merged
 
-    def _arm_timers(self, record: SessionRecord) -> None:
-        self._disarm_timers(record.id)
-        if self._closing:
-            return
-        for key, timer in record.timers.items():
-            task = asyncio.create_task(self._run_timer(record.id, key, timer["at"]))
-            self._timer_tasks[(record.id, key)] = task
+    def _arm(self, record: SessionRecord) -> None:
+        if not self._closing:
+            self.timers.set(record.id, {key: timer["at"] for key, timer in record.timers.items()})
 
-    def _disarm_timers(self, session_id: int) -> None:
-        current = asyncio.current_task()
-        for key in [k for k in self._timer_tasks if k[0] == session_id]:
-            task = self._timer_tasks.pop(key)
-            if task is not current:
-                task.cancel()
+    def _timer_due(self, session_id: int, key: str, at: float) -> None:
+        task = asyncio.create_task(self._run_timer(session_id, key, at))
+        self._firing.add(task)
+        task.add_done_callback(self._firing.discard)
 
     async def _run_timer(self, session_id: int, key: str, at: float) -> None:
-        await asyncio.sleep(max(0.0, at - self.clock()))
         try:
             await self.fire_timer(session_id, key, at)
+        except NoSuchSession:
+            pass
         except Exception:
             log.exception("timer %s of session %d failed", key, session_id)
 
     async def fire_timer(self, session_id: int, key: str, at: float | None = None) -> ActResult | None:
         """Apply a due timer's action, unless the state moved on and the timer is gone or was re-set."""
-        async with self._lock(session_id):
+        async with self._locked(session_id):
             record = (await self._load(session_id)).record
             timer = record.timers.get(key)
             if not record.is_open or timer is None or (at is not None and timer["at"] != at):
                 return None
-            self._timer_tasks.pop((session_id, key), None)
             if timer["action"]["do"] == LOBBY_EXPIRE:
-                record.status = "cancelled"
-                record.timers = {}
-                await self._save(record)
-                self._loaded.pop(session_id, None)
+                await self._close(record, "cancelled")
                 result = ActResult(record, [{"type": "lobby_expired"}])
             else:
                 try:
                     result = await self._act_locked(session_id, None, timer["action"], None)
                 except Exception:
-                    # A timer the rules refuse must not fire again and again. Reloaded: a failed write
-                    # leaves the store, not the memory, as the truth.
+                    # A timer the rules refuse must not fire again and again.
                     record = (await self._load(session_id)).record
-                    record.timers.pop(key, None)
-                    await self._save(record)
+                    await self._write(
+                        session_id, partial(Sessions.drop_timer_work, session_id=session_id, key=key)
+                    )
+                    record.timers = {k: t for k, t in record.timers.items() if k != key}
+                    self._arm(record)
                     raise
         await self._notify(result)
         return result
@@ -449,6 +527,14 @@ class SessionManager:
                 log.exception("event listener failed for session %d", result.session.id)
 
 
+def _encode_state(game: Game, state: Any) -> str:
+    """The snapshot as stored: the state serialised as it is (see the Game contract), once per action."""
+    try:
+        return encode(state)
+    except TypeError:
+        return encode(game.dump(state))
+
+
 def _with_names(message: str, record: SessionRecord) -> str:
     for player in sorted(record.players, key=len, reverse=True):
         name = record.names.get(player)
@@ -459,7 +545,9 @@ def _with_names(message: str, record: SessionRecord) -> str:
 
 def _log_events(applied: Applied) -> list[Event]:
     """The log keeps private events too (marked with their player), so a repeated interaction gets them."""
-    private = [{**event, "private_to": player} for player, events in applied.private.items() for event in events]
+    private = [
+        {**event, "private_to": player} for player, events in applied.private.items() for event in events
+    ]
     return [*applied.events, *private]
 
 
@@ -474,10 +562,24 @@ def _split_events(logged: list[Event]) -> tuple[list[Event], dict[str, list[Even
 
 
 def _result_rows(outcome: Outcome) -> list[ResultRow]:
-    """Competition ranking (1, 2, 2, 4) by final score."""
-    ordered = sorted(outcome.scores.items(), key=lambda item: -item[1])
-    rows = []
-    for user_id, score in ordered:
-        rank = 1 + sum(1 for _, other in ordered if other > score)
-        rows.append(ResultRow(user_id, score, rank, user_id in outcome.winners))
-    return rows
+    """One row per player: score, competition rank in the game's direction, won or lost."""
+    ranks = outcome.ranks()
+    ordered = sorted(outcome.scores, key=lambda player: (ranks[player], player))
+    return [
+        ResultRow(
+            player,
+            outcome.scores[player],
+            ranks[player],
+            outcome.result_of(player) == "won",
+            outcome.result_of(player),
+        )
+        for player in ordered
+    ]
+
+
+def _outcome_meta(outcome: Outcome) -> dict[str, Any]:
+    return {
+        "lower_is_better": outcome.lower_is_better,
+        "team_result": outcome.team_result,
+        "team_rating": outcome.team_rating,
+    }

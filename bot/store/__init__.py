@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
-from bot.store.database import Database, SchemaTooNew, Transaction
+from bot.store.database import Database, SchemaTooNew, Transaction, UnusableDatabase
 from bot.store.repositories import (
     ActionRecord,
     Actions,
@@ -19,6 +19,7 @@ from bot.store.repositories import (
     Results,
     SessionRecord,
     Sessions,
+    StaleWrite,
     UsedWordRecord,
     UsedWords,
     VoteRecord,
@@ -34,8 +35,10 @@ __all__ = [
     "ResultRow",
     "SchemaTooNew",
     "SessionRecord",
+    "StaleWrite",
     "Store",
     "Transaction",
+    "UnusableDatabase",
     "UsedWordRecord",
     "VoteRecord",
 ]

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Iterable
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -16,8 +17,18 @@ from bot.store.migrations import MIGRATIONS
 log = logging.getLogger(__name__)
 
 
+T = TypeVar("T")
+
+# A unit of work for group commit: plain sqlite3 calls, run on the database's own thread.
+Work = Callable[[sqlite3.Connection], T]
+
+
 class SchemaTooNew(RuntimeError):
     """The database was written by a newer version of the bot; refusing to touch it."""
+
+
+class UnusableDatabase(RuntimeError):
+    """The file is not a database the bot can use (empty, truncated, corrupt, unreadable)."""
 
 
 class Database:
@@ -27,31 +38,85 @@ class Database:
         self._connection = connection
         # One writer at a time: aiosqlite serialises statements, not transactions.
         self._write_lock = asyncio.Lock()
+        self._pending: list[tuple[Work[Any], asyncio.Future[Any]]] = []
+        self._flusher: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, path: str | Path) -> Database:
+        """Open (creating a fresh path), check and migrate; UnusableDatabase for a file that is not one."""
         if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(str(path), isolation_level=None)
+            file = Path(path)
+            if _is_empty_file(file):
+                # An empty file is what a failed copy or a full disk leaves: never silently a new database.
+                raise UnusableDatabase(f"{file} is an empty file, not a database: remove it to start afresh")
+            file.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            connection = await aiosqlite.connect(str(path), isolation_level=None)
+        except sqlite3.Error as exc:
+            raise UnusableDatabase(f"cannot open the database {path}: {exc}") from exc
         connection.row_factory = aiosqlite.Row
-        for pragma in (
-            "PRAGMA journal_mode=WAL",
-            "PRAGMA foreign_keys=ON",
-            "PRAGMA busy_timeout=5000",
-            "PRAGMA synchronous=NORMAL",
-        ):
-            await connection.execute(pragma)
         database = cls(connection)
         try:
+            for pragma in (
+                "PRAGMA journal_mode=WAL",
+                "PRAGMA foreign_keys=ON",
+                "PRAGMA busy_timeout=5000",
+                "PRAGMA synchronous=NORMAL",
+            ):
+                await connection.execute(pragma)
+            # A truncated or damaged file fails here, at start-up, rather than in the middle of a game.
+            row = await database.fetch_one("PRAGMA quick_check")
+            if row is None or row[0] != "ok":
+                raise UnusableDatabase(f"the database {path} is damaged: {row[0] if row else 'no answer'}")
             await database.migrate()
+        except sqlite3.DatabaseError as exc:
+            await connection.close()
+            raise UnusableDatabase(f"the database {path} is not usable: {exc}") from exc
         except BaseException:
             await connection.close()
             raise
         return database
 
     async def close(self) -> None:
+        if self._flusher is not None:
+            await asyncio.gather(self._flusher, return_exceptions=True)
         async with self._write_lock:
             await self._connection.close()
+
+    async def run(self, work: Work[T]) -> T:
+        """Run `work` atomically and return once it is committed (durable), or raise what it raised.
+
+        Group commit: units that arrive while a commit is under way are committed together in the next
+        one, each in a savepoint of its own so that one unit's failure undoes only that unit. Nothing is
+        acknowledged before its COMMIT returns.
+        """
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._pending.append((work, future))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush())
+        return await future
+
+    async def _flush(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                async with self._write_lock:
+                    # aiosqlite runs this on its connection thread: the whole batch is one hop.
+                    outcomes = await self._connection._execute(_commit_batch, self._connection, batch)  # type: ignore[no-untyped-call]
+            except BaseException as exc:
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(exc if isinstance(exc, Exception) else RuntimeError(str(exc)))
+                if not isinstance(exc, Exception):
+                    raise
+                continue
+            for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
+                if future.done():
+                    continue
+                if ok:
+                    future.set_result(value)
+                else:
+                    future.set_exception(value)
 
     async def schema_version(self) -> int:
         row = await self.fetch_one("PRAGMA user_version")
@@ -116,6 +181,34 @@ class Transaction:
         """Run a migration script statement by statement (executescript would COMMIT on its own)."""
         for statement in _split_statements(script):
             await self._connection.execute(statement)
+
+
+def _is_empty_file(file: Path) -> bool:
+    return file.is_file() and file.stat().st_size == 0
+
+
+def _commit_batch(
+    connection: aiosqlite.Connection, batch: list[tuple[Work[Any], asyncio.Future[Any]]]
+) -> list[tuple[bool, Any]]:
+    """On the database thread: BEGIN, each unit in its own savepoint, COMMIT (or ROLLBACK all)."""
+    conn = connection._conn
+    outcomes: list[tuple[bool, Any]] = []
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for work, _ in batch:
+            conn.execute("SAVEPOINT unit")
+            try:
+                outcomes.append((True, work(conn)))
+            except Exception as exc:
+                conn.execute("ROLLBACK TO unit")
+                outcomes.append((False, exc))
+            conn.execute("RELEASE unit")
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return outcomes
 
 
 def _split_statements(script: str) -> list[str]:

@@ -114,4 +114,29 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE sessions ADD COLUMN names TEXT NOT NULL DEFAULT '{}';
     """,
+    # 3: 128-bit seeds (beyond SQLite's 64-bit integers: kept as decimal text); timers in a table of their own,
+    # so that start-up arms every deadline without reading a single snapshot; what a result means.
+    """
+    ALTER TABLE sessions ADD COLUMN seed_text TEXT;
+    UPDATE sessions SET seed_text = CAST(seed AS TEXT);
+    CREATE TABLE timers (
+        session_id  INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        key         TEXT NOT NULL,
+        at          REAL NOT NULL,
+        action      TEXT NOT NULL,
+        PRIMARY KEY (session_id, key)
+    ) WITHOUT ROWID;
+    INSERT INTO timers (session_id, key, at, action)
+        SELECT s.id, t.key, json_extract(t.value, '$.at'), json_extract(t.value, '$.action')
+        FROM sessions AS s, json_each(s.timers) AS t
+        WHERE s.status IN ('lobby', 'active') AND json_valid(s.timers);
+    -- The column stays for older rows' sake only; timers live in their table from now on.
+    UPDATE sessions SET timers = '{}';
+    CREATE INDEX timers_by_deadline ON timers (at);
+    ALTER TABLE results ADD COLUMN result TEXT;
+    UPDATE results SET result = CASE WHEN won THEN 'won' ELSE 'lost' END;
+    ALTER TABLE results ADD COLUMN lower_is_better INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE results ADD COLUMN team_result TEXT;
+    ALTER TABLE results ADD COLUMN team_rating INTEGER;
+    """,
 ]

@@ -4,18 +4,36 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import aiosqlite
+import orjson
 
 from bot.store.database import Database, Transaction
 
 OPEN_STATUSES = ("lobby", "active")
 
+# The legacy INTEGER `seed` column cannot hold a 128-bit seed; `seed_text` holds it (migration 3).
+LEGACY_SEED = 0
+
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def encode(value: Any) -> str:
+    """JSON text for the hot path: orjson (dataclasses included), the standard library for what it refuses."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:  # e.g. an integer beyond 64 bits
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _seed(row: aiosqlite.Row) -> int:
+    text = row["seed_text"]
+    return int(text) if text is not None else int(row["seed"])
 
 
 class ChannelTaken(Exception):
@@ -62,11 +80,11 @@ class SessionRecord:
             host_id=row["host_id"],
             players=json.loads(row["players"]),
             options=json.loads(row["options"]),
-            seed=row["seed"],
+            seed=_seed(row),
             setup=json.loads(row["setup"]),
-            snapshot=json.loads(row["snapshot"]) if row["snapshot"] is not None else None,
+            snapshot=None,
             version=row["version"],
-            timers=json.loads(row["timers"]),
+            timers={},
             message_id=row["message_id"],
             created_at=row["created_at"],
             updated_at=row["updated_at"],
@@ -85,15 +103,26 @@ class ActionRecord:
     created_at: float
 
 
+class StaleWrite(RuntimeError):
+    """A write was made against an older version of the session than the store holds: refused."""
+
+
+def _timer_rows(session_id: int, timers: Mapping[str, Any]) -> list[tuple[Any, ...]]:
+    return [(session_id, key, timer["at"], encode(timer["action"])) for key, timer in timers.items()]
+
+
 class Sessions:
+    """Sessions and their timers. The async methods suit occasional use; the `*_work` functions are
+    units for `Database.run` (group commit) on the engine's hot path."""
+
     def __init__(self, db: Database) -> None:
         self._db = db
 
     async def create(self, tx: Transaction, record: SessionRecord) -> int:
         try:
-            return await tx.execute(
+            session_id = await tx.execute(
                 "INSERT INTO sessions (guild_id, channel_id, game, status, host_id, players, options, seed,"
-                " setup, snapshot, version, timers, message_id, created_at, updated_at, names)"
+                " seed_text, setup, snapshot, version, message_id, created_at, updated_at, names)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     record.guild_id,
@@ -103,11 +132,11 @@ class Sessions:
                     record.host_id,
                     _dumps(record.players),
                     _dumps(record.options),
-                    record.seed,
+                    LEGACY_SEED,
+                    str(record.seed),
                     _dumps(record.setup),
-                    None if record.snapshot is None else _dumps(record.snapshot),
+                    None if record.snapshot is None else encode(record.snapshot),
                     record.version,
-                    _dumps(record.timers),
                     record.message_id,
                     record.created_at,
                     record.updated_at,
@@ -116,41 +145,230 @@ class Sessions:
             )
         except sqlite3.IntegrityError as exc:
             raise ChannelTaken(str(exc)) from exc
+        await tx.executemany(
+            "INSERT INTO timers (session_id, key, at, action) VALUES (?, ?, ?, ?)",
+            _timer_rows(session_id, record.timers),
+        )
+        return session_id
 
     async def save(self, tx: Transaction, record: SessionRecord) -> None:
+        """Every field of the record, timers included (tests and tools; the engine writes what changed)."""
         await tx.execute(
             "UPDATE sessions SET status = ?, players = ?, options = ?, setup = ?, snapshot = ?, version = ?,"
-            " timers = ?, message_id = ?, updated_at = ?, names = ? WHERE id = ?",
+            " message_id = ?, updated_at = ?, names = ? WHERE id = ?",
             (
                 record.status,
                 _dumps(record.players),
                 _dumps(record.options),
                 _dumps(record.setup),
-                None if record.snapshot is None else _dumps(record.snapshot),
+                None if record.snapshot is None else encode(record.snapshot),
                 record.version,
-                _dumps(record.timers),
                 record.message_id,
                 record.updated_at,
                 _dumps(record.names),
                 record.id,
             ),
         )
+        await tx.execute("DELETE FROM timers WHERE session_id = ?", (record.id,))
+        await tx.executemany(
+            "INSERT INTO timers (session_id, key, at, action) VALUES (?, ?, ?, ?)",
+            _timer_rows(record.id, record.timers),
+        )
 
     async def get(self, session_id: int) -> SessionRecord | None:
+        """The whole stored session: its snapshot parsed and its timers."""
+        loaded = await self.load(session_id)
+        if loaded is None:
+            return None
+        record, snapshot = loaded
+        record.snapshot = json.loads(snapshot) if snapshot is not None else None
+        return record
+
+    async def load(self, session_id: int) -> tuple[SessionRecord, str | None] | None:
+        """The session with its timers, and its snapshot as stored text (the game parses it)."""
         row = await self._db.fetch_one("SELECT * FROM sessions WHERE id = ?", (session_id,))
-        return SessionRecord.from_row(row) if row else None
+        if row is None:
+            return None
+        record = SessionRecord.from_row(row)
+        record.timers = await self.timers(session_id)
+        return record, row["snapshot"]
+
+    async def header(self, session_id: int) -> SessionRecord | None:
+        """Only the columns that are never JSON: enough to close a session whose data cannot be read."""
+        row = await self._db.fetch_one(
+            "SELECT id, guild_id, channel_id, game, status, host_id, message_id, version FROM sessions"
+            " WHERE id = ?",
+            (session_id,),
+        )
+        if row is None:
+            return None
+        return SessionRecord(
+            id=row["id"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            game=row["game"],
+            status=row["status"],
+            host_id=row["host_id"],
+            players=[],
+            options={},
+            seed=0,
+            message_id=row["message_id"],
+            version=row["version"],
+        )
+
+    async def timers(self, session_id: int) -> dict[str, Any]:
+        rows = await self._db.fetch_all(
+            "SELECT key, at, action FROM timers WHERE session_id = ?", (session_id,)
+        )
+        return {row["key"]: {"at": row["at"], "action": json.loads(row["action"])} for row in rows}
+
+    async def all_deadlines(self) -> list[tuple[int, str, float]]:
+        """Every armed deadline of every open session: (session, key, at). Start-up reads only this."""
+        rows = await self._db.fetch_all("SELECT session_id, key, at FROM timers")
+        return [(row[0], row[1], row[2]) for row in rows]
 
     async def open_in_channel(self, channel_id: int) -> SessionRecord | None:
         row = await self._db.fetch_one(
-            "SELECT * FROM sessions WHERE channel_id = ? AND status IN ('lobby', 'active')", (channel_id,)
+            "SELECT id FROM sessions WHERE channel_id = ? AND status IN ('lobby', 'active')", (channel_id,)
         )
-        return SessionRecord.from_row(row) if row else None
+        return await self.get(row["id"]) if row else None
 
-    async def all_open(self) -> list[SessionRecord]:
-        rows = await self._db.fetch_all(
-            "SELECT * FROM sessions WHERE status IN ('lobby', 'active') ORDER BY id"
+    async def count_open(self) -> int:
+        row = await self._db.fetch_one("SELECT COUNT(*) FROM sessions WHERE status IN ('lobby', 'active')")
+        return int(row[0]) if row else 0
+
+    # -- units of work for group commit -------------------------------------------------------------
+
+    @staticmethod
+    def step_work(
+        conn: sqlite3.Connection,
+        record: SessionRecord,
+        *,
+        version: int,
+        status: str,
+        snapshot: str,
+        timers_removed: list[str],
+        timers_set: dict[str, Any],
+        action: ActionRecord,
+        used_words: list[UsedWordRecord],
+        results: list[ResultRow] | None,
+        outcome_meta: dict[str, Any] | None,
+    ) -> None:
+        """One applied action: the log, the used words, the snapshot, the timers, the results."""
+        conn.execute(
+            "INSERT INTO actions (session_id, version, interaction_id, player, action, events, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                action.session_id,
+                action.version,
+                action.interaction_id,
+                action.player,
+                encode(action.action),
+                encode(action.events),
+                action.created_at,
+            ),
         )
-        return [SessionRecord.from_row(row) for row in rows]
+        if used_words:
+            conn.executemany(
+                "INSERT OR IGNORE INTO used_words (session_id, round, player, word, lemma_key)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [(record.id, w.round, w.player, w.word, w.lemma_key) for w in used_words],
+            )
+        _advance(conn, record.id, record.version, version, status, snapshot, action.created_at)
+        _write_timers(conn, record.id, timers_removed, timers_set)
+        if results is not None:
+            meta = outcome_meta or {}
+            conn.executemany(
+                "INSERT OR REPLACE INTO results (session_id, guild_id, game, user_id, score, rank, won,"
+                " finished_at, result, lower_is_better, team_result, team_rating)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        record.id,
+                        record.guild_id,
+                        record.game,
+                        r.user_id,
+                        r.score,
+                        r.rank,
+                        int(r.won),
+                        action.created_at,
+                        r.result or ("won" if r.won else "lost"),
+                        int(bool(meta.get("lower_is_better"))),
+                        meta.get("team_result"),
+                        meta.get("team_rating"),
+                    )
+                    for r in results
+                ],
+            )
+
+    @staticmethod
+    def start_work(
+        conn: sqlite3.Connection, record: SessionRecord, snapshot: str, timers: dict[str, Any], now: float
+    ) -> None:
+        """A lobby becomes a game: status, first snapshot and timers, only if it is still the lobby."""
+        cursor = conn.execute(
+            "UPDATE sessions SET status = 'active', snapshot = ?, updated_at = ? WHERE id = ? AND"
+            " status = 'lobby' AND version = ?",
+            (snapshot, now, record.id, record.version),
+        )
+        if cursor.rowcount != 1:
+            raise StaleWrite(f"session {record.id} is no longer the lobby this start was made in")
+        _write_timers(conn, record.id, list(record.timers), timers)
+
+    @staticmethod
+    def seats_work(
+        conn: sqlite3.Connection, session_id: int, players: list[str], names: dict[str, str], now: float
+    ) -> None:
+        conn.execute(
+            "UPDATE sessions SET players = ?, names = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+            (_dumps(players), _dumps(names), now, session_id),
+        )
+
+    @staticmethod
+    def message_work(conn: sqlite3.Connection, session_id: int, message_id: int) -> None:
+        # Only the message id: a table redraw can never write an older snapshot back.
+        conn.execute("UPDATE sessions SET message_id = ? WHERE id = ?", (message_id, session_id))
+
+    @staticmethod
+    def close_work(conn: sqlite3.Connection, session_id: int, status: str, now: float) -> None:
+        conn.execute("UPDATE sessions SET status = ?, updated_at = ? WHERE id = ?", (status, now, session_id))
+        conn.execute("DELETE FROM timers WHERE session_id = ?", (session_id,))
+
+    @staticmethod
+    def drop_timer_work(conn: sqlite3.Connection, session_id: int, key: str) -> None:
+        conn.execute("DELETE FROM timers WHERE session_id = ? AND key = ?", (session_id, key))
+
+
+def _advance(
+    conn: sqlite3.Connection,
+    session_id: int,
+    expected: int,
+    version: int,
+    status: str,
+    snapshot: str,
+    now: float,
+) -> None:
+    """The snapshot and version move forward only from the version this step was made on."""
+    cursor = conn.execute(
+        "UPDATE sessions SET snapshot = ?, version = ?, status = ?, updated_at = ? WHERE id = ? AND version = ?",
+        (snapshot, version, status, now, session_id, expected),
+    )
+    if cursor.rowcount != 1:
+        raise StaleWrite(f"session {session_id} is no longer at version {expected}")
+
+
+def _write_timers(
+    conn: sqlite3.Connection, session_id: int, removed: list[str], wanted: Mapping[str, Any]
+) -> None:
+    if removed:
+        conn.executemany(
+            "DELETE FROM timers WHERE session_id = ? AND key = ?", [(session_id, key) for key in removed]
+        )
+    if wanted:
+        conn.executemany(
+            "INSERT OR REPLACE INTO timers (session_id, key, at, action) VALUES (?, ?, ?, ?)",
+            _timer_rows(session_id, wanted),
+        )
 
 
 class Actions:
@@ -322,6 +540,7 @@ class ResultRow:
     score: int
     rank: int
     won: bool
+    result: str | None = None  # "won" | "lost"; a cooperative game's players share the team's result
 
 
 @dataclass(frozen=True)
@@ -341,26 +560,37 @@ class Results:
         self, tx: Transaction, session_id: int, guild_id: int, game: str, rows: list[ResultRow], now: float
     ) -> None:
         await tx.executemany(
-            "INSERT OR REPLACE INTO results (session_id, guild_id, game, user_id, score, rank, won, finished_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(session_id, guild_id, game, r.user_id, r.score, r.rank, int(r.won), now) for r in rows],
+            "INSERT OR REPLACE INTO results (session_id, guild_id, game, user_id, score, rank, won, finished_at,"
+            " result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (session_id, guild_id, game, r.user_id, r.score, r.rank, int(r.won), now, r.result)
+                for r in rows
+            ],
         )
 
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[LeaderboardRow]:
+        """Most wins first; then the better total in the game's own direction (fewer penalty points)."""
+        row = await self._db.fetch_one(
+            "SELECT MAX(lower_is_better) FROM results WHERE guild_id = ? AND game = ?", (guild_id, game)
+        )
+        lower = bool(row[0]) if row and row[0] is not None else False
+        # The direction is one of two fixed SQL fragments, never user input.
+        total_order = "SUM(score) ASC" if lower else "SUM(score) DESC"
+        best = "MIN(score)" if lower else "MAX(score)"
         rows = await self._db.fetch_all(
-            "SELECT user_id, COUNT(*) AS games, SUM(won) AS wins, MAX(score) AS best, SUM(score) AS total"
+            f"SELECT user_id, COUNT(*) AS games, SUM(won) AS wins, {best} AS best, SUM(score) AS total"
             " FROM results WHERE guild_id = ? AND game = ? GROUP BY user_id"
-            " ORDER BY wins DESC, total DESC, user_id LIMIT ?",
+            f" ORDER BY wins DESC, {total_order}, user_id LIMIT ?",
             (guild_id, game, limit),
         )
         return [LeaderboardRow(r["user_id"], r["games"], r["wins"], r["best"], r["total"]) for r in rows]
 
     async def for_session(self, session_id: int) -> list[ResultRow]:
         rows = await self._db.fetch_all(
-            "SELECT user_id, score, rank, won FROM results WHERE session_id = ? ORDER BY rank, user_id",
+            "SELECT user_id, score, rank, won, result FROM results WHERE session_id = ? ORDER BY rank, user_id",
             (session_id,),
         )
-        return [ResultRow(r["user_id"], r["score"], r["rank"], bool(r["won"])) for r in rows]
+        return [ResultRow(r["user_id"], r["score"], r["rank"], bool(r["won"]), r["result"]) for r in rows]
 
 
 @dataclass(frozen=True)

@@ -227,13 +227,30 @@ async def test_restore_after_a_restart_gives_the_same_state_and_rearms_timers(en
     manager2 = SessionManager(store2, {"race": RaceGame()}, clock=clock)
     try:
         assert await manager2.start() == 1
+        assert manager2.loaded_sessions == 0  # sessions load when first used
+        assert manager2.timers.armed(sid) == {"turn:1": before_timers["turn:1"]["at"]}  # re-armed
         assert await manager2.view(sid, "bob") == before_view
         assert (await manager2.session(sid)).timers == before_timers
-        assert (sid, "turn:1") in manager2._timer_tasks  # re-armed
-        clock.now += 31  # the deadline passed while the bot was down: it fires at once
-        manager2._arm_timers(await manager2.session(sid))
-        await asyncio.sleep(0.05)
-        assert (await store2.sessions.get(sid)).snapshot["turn"] == 2
+    finally:
+        await manager2.close()
+        await store2.close()
+
+
+async def test_a_deadline_that_passed_while_the_bot_was_down_fires_at_once(env):
+    manager, store, clock, path = env
+    sid = await started(manager)
+    await manager.close()
+    await store.close()
+    clock.now += 31
+    store2 = await Store.open(path)
+    manager2 = SessionManager(store2, {"race": RaceGame()}, clock=clock)
+    try:
+        await manager2.start()
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if (await store2.sessions.get(sid)).snapshot["turn"] == 1:
+                break
+        assert (await store2.sessions.get(sid)).snapshot["turn"] == 1
     finally:
         await manager2.close()
         await store2.close()
@@ -252,15 +269,16 @@ async def test_idle_sessions_leave_memory_and_come_back(env):
 async def test_a_failed_write_leaves_memory_as_the_store_has_it(env, monkeypatch):
     manager, store, *_ = env
     sid = await started(manager)
-    real_save = store.sessions.save
+    from bot.store.repositories import Sessions
 
-    async def broken_save(tx, record):
+    def broken_step(conn, **_):
+        conn.execute("INSERT INTO actions (session_id, version, action, created_at) VALUES (?, 0, '{}', 0)", (sid,))
         raise OSError("disk full")
 
-    monkeypatch.setattr(store.sessions, "save", broken_save)
-    with pytest.raises(OSError):
-        await manager.act(sid, "ann", {"do": "roll", "roll": 5})
-    monkeypatch.setattr(store.sessions, "save", real_save)
+    with monkeypatch.context() as patched:
+        patched.setattr(Sessions, "step_work", staticmethod(broken_step))
+        with pytest.raises(OSError):
+            await manager.act(sid, "ann", {"do": "roll", "roll": 5})
     # Nothing of the failed move stayed: same version, same turn, no action logged.
     assert (await manager.session(sid)).version == 0
     assert (await manager.view(sid, None))["scores"]["ann"] == 0

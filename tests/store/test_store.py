@@ -147,8 +147,9 @@ async def test_an_older_database_is_upgraded_and_keeps_its_rows(tmp_path):
     for statement in _split_statements(MIGRATIONS[0]):
         connection.execute(statement)
     connection.execute(
-        "INSERT INTO sessions (guild_id, channel_id, game, status, host_id, seed, created_at, updated_at)"
-        " VALUES (1, 10, 'race', 'lobby', 'ann', 7, 1.0, 1.0)"
+        "INSERT INTO sessions (guild_id, channel_id, game, status, host_id, seed, timers, created_at, updated_at)"
+        " VALUES (1, 10, 'race', 'lobby', 'ann', 7, '{\"lobby\": {\"at\": 5.0, \"action\": {\"do\": \"x\"}}}',"
+        " 1.0, 1.0)"
     )
     connection.execute("PRAGMA user_version=1")
     connection.commit()
@@ -156,7 +157,11 @@ async def test_an_older_database_is_upgraded_and_keeps_its_rows(tmp_path):
     store = await Store.open(path)
     try:
         assert await store.db.schema_version() == len(MIGRATIONS)
-        (record,) = await store.sessions.all_open()
+        record = await store.sessions.open_in_channel(10)
         assert record.host_id == "ann" and record.names == {}
+        # Migration 3: the seed kept as text, the timers moved to their own table.
+        assert record.seed == 7
+        assert record.timers == {"lobby": {"at": 5.0, "action": {"do": "x"}}}
+        assert await store.sessions.all_deadlines() == [(record.id, "lobby", 5.0)]
     finally:
         await store.close()

@@ -1,0 +1,189 @@
+"""The session cache under concurrency: reads racing actions, evictions, redraws; the store stays the truth."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.engine.errors import GameError
+from bot.engine.game import step
+from bot.engine.sessions import SessionManager
+from bot.games import make_game
+from bot.store import Store
+from tests.engine.race_game import RaceGame
+
+
+async def replayed_snapshot(store: Store, game, session_id: int) -> tuple[dict, int]:
+    """The state the stored log replays to, and the log's length."""
+    record = await store.sessions.get(session_id)
+    state = game.new_game(record.options, record.players, record.setup, random.Random(record.seed))
+    log = await store.actions.for_session(session_id)
+    for entry in log:
+        _, applied = step(game, state, record.seed, entry.version, entry.action)
+        state = applied.state
+    return game.dump(state), len(log)
+
+
+async def assert_store_is_consistent(store: Store, game, session_id: int) -> None:
+    record = await store.sessions.get(session_id)
+    snapshot, length = await replayed_snapshot(store, game, session_id)
+    assert record.version == length
+    assert record.snapshot == snapshot
+
+
+async def test_a_read_racing_an_action_on_an_evicted_session_cannot_freeze_the_game(tmp_path):
+    """The reported race: a read loads the session while an action loads and advances it; the read's
+    older copy must not win the cache, and the next set_message must not write it back."""
+    store = await Store.open(tmp_path / "bot.db")
+    game = make_game("topwords", None)
+    manager = SessionManager(store, {"topwords": game})
+    try:
+        lobby = await manager.open_lobby(1, 10, "topwords", "a", {"check_words": False})
+        await manager.join(lobby.id, "b")
+        await manager.start_game(lobby.id, "a")
+        sid = lobby.id
+        first = (await manager.session(sid)).players[(await manager.state(sid)).turn]
+        manager.idle_seconds = -1
+        manager.evict_idle()
+        await asyncio.gather(manager.act(sid, first, {"do": "pass"}), manager.session(sid))
+        await manager.set_message(sid, 999)
+        assert (await store.sessions.get(sid)).version == 1
+        second = "b" if first == "a" else "a"
+        await manager.act(sid, second, {"do": "pass"})  # no UNIQUE failure: the game goes on
+        stored = await store.sessions.get(sid)
+        assert stored.version == 2 and stored.message_id == 999
+        await assert_store_is_consistent(store, game, sid)
+    finally:
+        await manager.close()
+        await store.close()
+
+
+OPS = st.lists(
+    st.tuples(
+        st.sampled_from(["roll", "note", "skip_turn", "session", "view", "state", "set_message", "evict"]),
+        st.integers(0, 3),  # which session
+        st.integers(0, 1),  # which player
+        st.integers(1, 6),  # a roll or a message id
+    ),
+    min_size=5,
+    max_size=40,
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(batches=st.lists(OPS, min_size=1, max_size=4))
+def test_random_interleavings_keep_every_snapshot_equal_to_the_replay_of_its_log(tmp_path_factory, batches):
+    asyncio.run(_interleavings(tmp_path_factory.mktemp("interleave") / "bot.db", batches))
+
+
+async def _interleavings(path, batches) -> None:
+    store = await Store.open(path)
+    game = RaceGame()
+    manager = SessionManager(store, {"race": game})
+    players = ("ann", "bob")
+    sessions = []
+    try:
+        for channel in range(4):
+            lobby = await manager.open_lobby(1, channel, "race", "ann", {"target": 1000})
+            await manager.join(lobby.id, "bob")
+            await manager.start_game(lobby.id, "ann")
+            sessions.append(lobby.id)
+
+        async def run(op, which, who, number):
+            sid, player = sessions[which], players[who]
+            if op == "roll":
+                await manager.act(sid, player, {"do": "roll", "roll": number})
+            elif op == "note":
+                await manager.act(sid, player, {"do": "note", "text": str(number)})
+            elif op == "skip_turn":
+                await manager.act(sid, None, {"do": "skip"})
+            elif op == "session":
+                await manager.session(sid)
+            elif op == "view":
+                await manager.view(sid, player)
+            elif op == "state":
+                await manager.state(sid)
+            elif op == "set_message":
+                await manager.set_message(sid, number)
+            else:
+                manager.idle_seconds = -1
+                manager.evict_idle()
+
+        for batch in batches:
+            results = await asyncio.gather(*(run(*op) for op in batch), return_exceptions=True)
+            for result in results:
+                if isinstance(result, BaseException) and not isinstance(result, GameError):
+                    raise result
+            for sid in sessions:
+                await assert_store_is_consistent(store, game, sid)
+                # What memory serves is what the store holds.
+                assert (await manager.session(sid)).version == (await store.sessions.get(sid)).version
+                assert game.dump(await manager.state(sid)) == (await store.sessions.get(sid)).snapshot
+    finally:
+        await manager.close()
+        await store.close()
+
+
+async def test_a_failed_unit_in_a_group_commit_undoes_only_itself(tmp_path):
+    store = await Store.open(tmp_path / "bot.db")
+    try:
+        def good(key):
+            return lambda conn: conn.execute("INSERT INTO meta (key, value) VALUES (?, 'v')", (key,)).lastrowid
+
+        def bad(conn):
+            conn.execute("INSERT INTO meta (key, value) VALUES ('bad', 'v')")
+            raise ValueError("refused")
+
+        results = await asyncio.gather(
+            store.db.run(good("one")), store.db.run(bad), store.db.run(good("two")), return_exceptions=True
+        )
+        assert isinstance(results[1], ValueError)
+        assert await store.meta.get("one") == "v" and await store.meta.get("two") == "v"
+        assert await store.meta.get("bad") is None
+    finally:
+        await store.close()
+
+
+async def test_seeds_have_128_bits_and_replays_stay_exact(tmp_path):
+    store = await Store.open(tmp_path / "bot.db")
+    game = RaceGame()
+    manager = SessionManager(store, {"race": game})
+    try:
+        seeds = []
+        for channel in range(8):
+            lobby = await manager.open_lobby(1, channel, "race", "ann", {})
+            await manager.join(lobby.id, "bob")
+            await manager.start_game(lobby.id, "ann")
+            await manager.act(lobby.id, "ann", {"do": "roll"})
+            seeds.append((await store.sessions.get(lobby.id)).seed)
+            await assert_store_is_consistent(store, game, lobby.id)
+        assert max(seeds) >= 2**64  # beyond SQLite's integers: stored as text, read back exactly
+        assert len(set(seeds)) == len(seeds)
+    finally:
+        await manager.close()
+        await store.close()
+
+
+@pytest.mark.parametrize("lower_is_better", [False, True])
+async def test_results_and_leaderboards_follow_the_games_direction(tmp_path, lower_is_better):
+    from bot.engine.game import Outcome
+    from bot.engine.sessions import _result_rows
+
+    outcome = Outcome(["ann"] if lower_is_better else ["cat"], {"ann": 2, "bob": 5, "cat": 9}, lower_is_better)
+    rows = {row.user_id: row for row in _result_rows(outcome)}
+    if lower_is_better:
+        assert (rows["ann"].rank, rows["bob"].rank, rows["cat"].rank) == (1, 2, 3)
+    else:
+        assert (rows["cat"].rank, rows["bob"].rank, rows["ann"].rank) == (1, 2, 3)
+
+
+def test_a_cooperative_outcome_gives_every_player_the_teams_result():
+    from bot.engine.game import Outcome
+    from bot.engine.sessions import _result_rows
+
+    rows = _result_rows(Outcome([], {"ann": 0, "bob": 0}, team_result="won", team_rating=4))
+    assert all(row.won and row.result == "won" for row in rows)
