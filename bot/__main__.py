@@ -10,7 +10,7 @@ import sys
 import discord
 
 from bot.config import Settings, SettingsError
-from bot.store import SchemaTooNew, Store
+from bot.store import SchemaTooNew, Store, UnusableDatabase
 
 log = logging.getLogger("bot")
 
@@ -29,7 +29,7 @@ async def run(settings: Settings) -> int:
     try:
         # Opened (and migrated) before logging in, so that an unusable database stops us at once.
         store = await Store.open(settings.database_path)
-    except SchemaTooNew as exc:
+    except (SchemaTooNew, UnusableDatabase) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     bot = TopBot(settings, store)

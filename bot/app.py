@@ -121,9 +121,23 @@ class TopBot(commands.Bot):
         return True
 
     async def _on_session_events(self, record: SessionRecord, events: list[Event]) -> None:
+        if any(event.get("type") == "unreadable" for event in events):
+            await self._tell_unreadable(record)
+            return
         listener = self.table_listeners.get(record.game)
         if listener is not None:
             await listener(record, events)
+
+    async def _tell_unreadable(self, record: SessionRecord) -> None:
+        """A stored game that cannot be read was closed: its channel hears why, instead of silence."""
+        channel = self.get_channel(record.channel_id)
+        if not isinstance(channel, discord.abc.Messageable):
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await channel.send(
+                "⚠️ The game in this channel could not be read back from storage and was closed. "
+                "Start a new one with its `new` command."
+            )
 
     async def _on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

@@ -95,3 +95,75 @@ def test_a_database_from_a_newer_bot_stops_it_before_logging_in(tmp_path):
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "schema version 999" in lines[0], result.stderr
+
+
+def _database_with_games(path) -> None:
+    """A real database with a few hundred stored sessions, written by the bot's own store."""
+    import asyncio
+
+    from bot.engine.sessions import SessionManager
+    from bot.store import Store
+    from tests.engine.race_game import RaceGame
+
+    async def fill() -> None:
+        store = await Store.open(path)
+        manager = SessionManager(store, {"race": RaceGame()})
+        for channel in range(300):
+            lobby = await manager.open_lobby(1, channel, "race", "ann", {})
+            await manager.join(lobby.id, "bob")
+            await manager.start_game(lobby.id, "ann")
+        await manager.close()
+        await store.close()
+
+    asyncio.run(fill())
+    for suffix in ("-wal", "-shm"):
+        assert not path.with_name(path.name + suffix).exists()  # checkpointed into the file on close
+
+
+def _truncate(data: bytes) -> bytes:
+    return data[: len(data) // 2 + 123]
+
+
+def _flip_magic(data: bytes) -> bytes:
+    return bytes([data[0] ^ 0xFF]) + data[1:]
+
+
+def _flip_page_headers(data: bytes) -> bytes:
+    page = int.from_bytes(data[16:18], "big")
+    damaged = bytearray(data)
+    for start in range(page, len(data), page):  # every b-tree page's type byte
+        damaged[start] ^= 0x5A
+    return bytes(damaged)
+
+
+@pytest.mark.parametrize("damage", [_truncate, _flip_magic, _flip_page_headers])
+def test_a_damaged_database_stops_the_bot_with_one_line_within_5_seconds(tmp_path, damage):
+    import time
+
+    path = tmp_path / "bot.db"
+    _database_with_games(path)
+    path.write_bytes(damage(path.read_bytes()))
+    started = time.monotonic()
+    result = run_bot(tmp_path, DISCORD_TOKEN="x", DATABASE_PATH=str(path))
+    assert time.monotonic() - started < 5
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "database" in lines[0] and "Traceback" not in result.stderr, result.stderr
+
+
+def test_an_empty_file_is_not_silently_a_new_database(tmp_path):
+    path = tmp_path / "bot.db"
+    path.write_bytes(b"")
+    result = run_bot(tmp_path, DISCORD_TOKEN="x", DATABASE_PATH=str(path))
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "empty file" in lines[0], result.stderr
+    assert path.stat().st_size == 0  # left as it was
+
+
+async def test_a_fresh_path_becomes_a_new_database(tmp_path):
+    from bot.store import Store
+
+    store = await Store.open(tmp_path / "new" / "bot.db")
+    await store.close()
+    assert (tmp_path / "new" / "bot.db").stat().st_size > 0

@@ -131,8 +131,11 @@ async def _interleavings(path, batches) -> None:
 async def test_a_failed_unit_in_a_group_commit_undoes_only_itself(tmp_path):
     store = await Store.open(tmp_path / "bot.db")
     try:
+
         def good(key):
-            return lambda conn: conn.execute("INSERT INTO meta (key, value) VALUES (?, 'v')", (key,)).lastrowid
+            return lambda conn: (
+                conn.execute("INSERT INTO meta (key, value) VALUES (?, 'v')", (key,)).lastrowid
+            )
 
         def bad(conn):
             conn.execute("INSERT INTO meta (key, value) VALUES ('bad', 'v')")
@@ -173,7 +176,9 @@ async def test_results_and_leaderboards_follow_the_games_direction(tmp_path, low
     from bot.engine.game import Outcome
     from bot.engine.sessions import _result_rows
 
-    outcome = Outcome(["ann"] if lower_is_better else ["cat"], {"ann": 2, "bob": 5, "cat": 9}, lower_is_better)
+    outcome = Outcome(
+        ["ann"] if lower_is_better else ["cat"], {"ann": 2, "bob": 5, "cat": 9}, lower_is_better
+    )
     rows = {row.user_id: row for row in _result_rows(outcome)}
     if lower_is_better:
         assert (rows["ann"].rank, rows["bob"].rank, rows["cat"].rank) == (1, 2, 3)

@@ -272,7 +272,9 @@ async def test_a_failed_write_leaves_memory_as_the_store_has_it(env, monkeypatch
     from bot.store.repositories import Sessions
 
     def broken_step(conn, **_):
-        conn.execute("INSERT INTO actions (session_id, version, action, created_at) VALUES (?, 0, '{}', 0)", (sid,))
+        conn.execute(
+            "INSERT INTO actions (session_id, version, action, created_at) VALUES (?, 0, '{}', 0)", (sid,)
+        )
         raise OSError("disk full")
 
     with monkeypatch.context() as patched:
@@ -324,3 +326,32 @@ async def test_refusals_name_players_by_their_display_names(env):
         await manager.act(record.id, "1002", {"do": "roll", "roll": 2})
     assert refused.value.message == "it is Ann's turn"
     assert refused.value.message_de == "Ann ist am Zug"  # a game's German text too
+
+
+async def test_one_unreadable_session_is_closed_and_told_while_the_others_play_on(env):
+    from bot.engine.errors import NoSuchSession
+
+    manager, store, clock, path = env
+    broken = await started(manager, channel=10)
+    fine = await started(manager, channel=11)
+    await manager.close()
+    async with store.transaction() as tx:
+        await tx.execute("UPDATE sessions SET snapshot = '{\"players\": [' WHERE id = ?", (broken,))
+    manager2 = SessionManager(store, {"race": RaceGame()}, clock=clock)
+    told = []
+
+    async def listener(session, events):
+        told.append((session.id, session.channel_id, events))
+
+    manager2.listeners.append(listener)
+    try:
+        assert await manager2.start() == 2
+        with pytest.raises(NoSuchSession):
+            await manager2.act(broken, "ann", {"do": "roll", "roll": 1})
+        assert told == [(broken, 10, [{"type": "unreadable"}])]
+        assert (await store.sessions.header(broken)).status == "cancelled"
+        assert manager2.timers.armed(broken) == {}
+        await manager2.act(fine, "ann", {"do": "roll", "roll": 1})  # the rest is served
+        assert (await store.sessions.get(fine)).version == 1
+    finally:
+        await manager2.close()

@@ -148,7 +148,7 @@ async def test_an_older_database_is_upgraded_and_keeps_its_rows(tmp_path):
         connection.execute(statement)
     connection.execute(
         "INSERT INTO sessions (guild_id, channel_id, game, status, host_id, seed, timers, created_at, updated_at)"
-        " VALUES (1, 10, 'race', 'lobby', 'ann', 7, '{\"lobby\": {\"at\": 5.0, \"action\": {\"do\": \"x\"}}}',"
+        ' VALUES (1, 10, \'race\', \'lobby\', \'ann\', 7, \'{"lobby": {"at": 5.0, "action": {"do": "x"}}}\','
         " 1.0, 1.0)"
     )
     connection.execute("PRAGMA user_version=1")
