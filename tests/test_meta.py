@@ -116,3 +116,183 @@ async def test_synced_payloads_carry_the_translations(bot):
     assert payload["description_localizations"]["de"] == "Was dieser Bot kann und wie man spielt"
     assert payload["description_localizations"]["fr"] == "Ce que fait ce bot et comment jouer"
     assert "name_localizations" not in payload or not payload["name_localizations"]  # names stay typed as is
+
+
+# -- the layers' rules, checked statically ---------------------------------------------------------------
+#
+# Each rule is a test that names it. Imports are read with `ast` (absolute and relative `import`/`from`,
+# `__import__("x")` and `importlib.import_module("x")` with a constant name); a module matches a rule's
+# name and everything under it. The layering rules also follow imports between the project's own modules,
+# so a game cannot reach discord or the store through a helper; the clock and I/O rules look at the
+# game's own files.
+
+GAMES = ROOT / "bot" / "games"
+ASYNC = ("asyncio", "trio", "anyio")
+CLOCKS = ("time", "datetime", "zoneinfo", "timeit")
+IO_MODULES = (
+    "os", "pathlib", "io", "socket", "ssl", "select", "selectors", "sqlite3", "aiosqlite", "aiohttp",
+    "requests", "urllib", "http", "shutil", "subprocess", "tempfile", "glob", "fileinput", "mmap",
+    "shelve", "dbm", "pickle",
+)  # fmt: skip
+IO_BUILTINS = ("open", "input", "print")
+OUTSIDE_THE_RULES = ("bot.store", "bot.ui", "bot.app", "bot.render", "cogs", "discord")
+# Chance comes only from the rng the engine passes in: `random.Random` is the one name games may use.
+UNSEEDED = ("secrets", "uuid")
+
+
+def module_of(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_in(path: Path) -> list[tuple[str, int]]:
+    """(module, line) for every import of a file; `from a import b` gives a and a.b (b may be a module)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    here = module_of(path)
+    package = here if path.name == "__init__.py" else here.rpartition(".")[0]
+    found: list[tuple[str, int]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parent, base] if base else parent)
+            found.append((base, node.lineno))
+            found += [(f"{base}.{alias.name}", node.lineno) for alias in node.names if alias.name != "*"]
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            func = node.func
+            name = (
+                func.id
+                if isinstance(func, ast.Name)
+                else func.attr
+                if isinstance(func, ast.Attribute)
+                else ""
+            )
+            if name in ("__import__", "import_module") and isinstance(node.args[0].value, str):
+                found.append((node.args[0].value, node.lineno))
+    return found
+
+
+def matches(module: str, names: tuple[str, ...]) -> bool:
+    return any(module == name or module.startswith(name + ".") for name in names)
+
+
+def project_file(module: str) -> Path | None:
+    base = ROOT.joinpath(*module.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def reachable(path: Path) -> dict[Path, list[str]]:
+    """The project's files a file's imports run (parent packages included), each with the import chain."""
+    chains: dict[Path, list[str]] = {path: [module_of(path)]}
+    todo = [path]
+    while todo:
+        current = todo.pop()
+        for module, _ in imports_in(current):
+            parts = module.split(".")
+            for depth in range(1, len(parts) + 1):  # importing a.b.c runs a, a.b and a.b.c
+                target = project_file(".".join(parts[:depth]))
+                if target is not None and target not in chains:
+                    chains[target] = [*chains[current], ".".join(parts[:depth])]
+                    todo.append(target)
+    return chains
+
+
+def broken(package: Path, names: tuple[str, ...], *, follow: bool = False) -> list[str]:
+    """Where a file under `package` imports one of `names` (through the project's modules if `follow`)."""
+    found: dict[tuple[Path, int], str] = {}
+    for path in sorted(package.rglob("*.py")):
+        sources = reachable(path) if follow else {path: [module_of(path)]}
+        for source, chain in sources.items():
+            for module, line in sorted(imports_in(source), key=lambda m: len(m[0])):
+                if matches(module, names) and (source, line) not in found:  # one report per import line
+                    via = f" (via {' -> '.join(chain)})" if len(chain) > 1 else ""
+                    found[source, line] = f"{source.relative_to(ROOT)}:{line} imports {module}{via}"
+    return sorted(found.values())
+
+
+def test_rule_games_never_import_asyncio():
+    """Pure rules: no event loop, no tasks, no sleeping; the engine owns concurrency and timers."""
+    assert broken(GAMES, ASYNC, follow=True) == []
+
+
+def test_rule_games_never_read_a_clock():
+    """Pure rules: deadlines are Timers the engine runs; a rule that read the time would not replay."""
+    assert broken(GAMES, CLOCKS) == []
+
+
+def test_rule_games_do_no_io():
+    """Pure rules: no files, sockets, databases or HTTP; the words service is handed in, the store is the engine's."""
+    problems = broken(GAMES, IO_MODULES)
+    for path in sorted(GAMES.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in IO_BUILTINS:
+                problems.append(f"{path.relative_to(ROOT)}:{node.lineno} calls {node.func.id}()")
+    assert problems == []
+
+
+def test_rule_games_never_import_the_store_the_ui_or_discord():
+    """The rules know nothing of how they are stored or shown: no bot.store, bot.ui, cogs or discord."""
+    assert broken(GAMES, OUTSIDE_THE_RULES, follow=True) == []
+
+
+def test_rule_games_take_chance_only_from_the_rng_they_are_given():
+    """Randomness is explicit: chance comes from the seeded rng of new_game/resolve_chance, so the log
+    replays; `random.Random` is the one name of `random` a game may use."""
+    problems = broken(GAMES, UNSEEDED)
+    for path in sorted(GAMES.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            where = f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, ast.ImportFrom) and node.module == "random":
+                problems += [f"{where} imports random.{a.name}" for a in node.names if a.name != "Random"]
+            elif (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "random"
+                and node.attr != "Random"
+            ):
+                problems.append(f"{where} uses random.{node.attr}")
+    assert problems == []
+
+
+@pytest.mark.parametrize("package", ["bot/store", "bot/render"])
+def test_rule_store_and_render_never_import_discord(package):
+    """The store keeps data and render draws pictures: both work without discord (and are tested so)."""
+    assert broken(ROOT / package, ("discord",), follow=True) == []
+
+
+def test_the_import_rules_see_every_form_of_import(tmp_path, monkeypatch):
+    """The checks above would pass vacuously if the scanner missed a form of import: each form is found."""
+    fake_root = tmp_path
+    package = fake_root / "bot" / "games" / "demo"
+    package.mkdir(parents=True)
+    for init in (fake_root / "bot", fake_root / "bot" / "games", package):
+        (init / "__init__.py").write_text("", encoding="utf-8")
+    (fake_root / "bot" / "helper.py").write_text("import asyncio\n", encoding="utf-8")
+    (package / "rules.py").write_text(
+        "import os.path\n"
+        "from time import monotonic\n"
+        "from .. import demo\n"
+        "from ...store import database\n"
+        "from bot import helper\n"
+        "import importlib\n"
+        "importlib.import_module('discord')\n"
+        "__import__('socket')\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setitem(globals(), "ROOT", fake_root)
+    games = fake_root / "bot" / "games"
+    modules = {m for m, _ in imports_in(package / "rules.py")}
+    assert {"os.path", "time", "bot.games.demo", "bot.store.database", "discord", "socket"} <= modules
+    assert broken(games, CLOCKS) == ["bot/games/demo/rules.py:2 imports time"]
+    assert broken(games, ("discord",)) == ["bot/games/demo/rules.py:7 imports discord"]
+    assert broken(games, ("bot.store",)) == ["bot/games/demo/rules.py:4 imports bot.store"]
+    assert broken(games, ASYNC) == []  # not directly …
+    assert broken(games, ASYNC, follow=True) == [  # … but through a helper of the project
+        "bot/helper.py:1 imports asyncio (via bot.games.demo.rules -> bot.helper)"
+    ]

@@ -1,0 +1,1234 @@
+"""Every game against the rules engine contract (bot/engine/game.py), in random playouts run as live play runs them.
+
+Subjects: every registered game (bot.games.GAME_PACKAGES, built by make_game with the real words service,
+loaded once for this module) and the engine tests' RaceGame. For each, several seeded playouts per player
+count (from min_players, capped) and per option set (PLAY_OPTIONS: fast but real; Top Stop checks words
+with the real dictionaries) apply, step after step, an action chosen among every seated player's
+`legal_actions` and the system actions of `timers`, through `bot.engine.game.step` with the session's
+seed and version, exactly as live play does. Every reached state and every step is checked:
+
+  round_trip   load(dump(s)) == s, also through the JSON text the store keeps; orjson.dumps(s) == dump(s)
+  no_mutation  neither apply (accepted or refused) nor a query (views, legal actions, timers…) changes s
+  refusals     what legal_actions does not offer is refused: another player's action, a system action
+               sent by a player, an outsider's action, an action with a stale freshness value
+  replay       the logged complete actions replay from new_game to equal states and equal events,
+               and a state restored from its JSON snapshot continues exactly as the live one did
+  secrets      what only player p sees (in view_for(s, p) and in Applied.private[p]) is nowhere in the
+               spectator's or an outsider's view, nor in the public events
+  legal        every action legal_actions offers is accepted; table_actions names known actions
+  timers       timers are well formed and their actions are accepted
+  outcome      outcome is None until the game ends, then covers the players; a game never gets stuck
+  malformed    a legal action with an argument missing or of the wrong type is refused with a GameError
+  bad_do       an unknown, non-string or missing `do` is refused with BadAction
+
+Each check is a test per game: a failure names the rule and the shortest reproduction found (players,
+options, seed and the complete actions to replay with `replay_log`). More playouts, e.g. before a
+release: CONFORMANCE_SEEDS=20 .venv/bin/python -m pytest tests/engine/test_conformance.py
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import random
+import re
+import traceback
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, fields, is_dataclass
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.engine.errors import BadAction, GameError, StaleAction
+from bot.engine.game import Action, Applied, Game, Outcome, Timer, chance_rng, step
+from bot.games import GAME_PACKAGES, make_game
+from tests.engine.race_game import RaceGame
+
+# -- what is played -----------------------------------------------------------------------------------
+
+# Options that keep a playout short but real. Games not listed play their defaults.
+PLAY_OPTIONS: dict[str, tuple[dict[str, Any], ...]] = {
+    # check_words stays on (the default): the real dictionaries judge every list.
+    "topstop": ({"language": "en", "target": 8}, {"language": "de", "target": 8, "words": 3}),
+    "topwords": ({"mode": "strict"}, {"mode": "challenge"}),
+    "race": ({"target": 12},),
+}
+SEEDS = int(os.environ.get("CONFORMANCE_SEEDS", "2"))  # playouts per option set and player count
+MAX_STEPS = 100  # applied actions per playout
+EXTRA_COUNTS = 1  # player counts played: min_players … min_players + EXTRA_COUNTS, and max_players …
+MAX_COUNT = 6  # … capped here (a 12-player Top Stop table costs seconds per playout)
+LEGAL_SAMPLE = 1  # legal actions tried per state besides the chosen one
+TRY_CHANCE = 0.35  # how often each kind of refusal (and a malformed action) is tried at a state
+RESTORE_EVERY = 3  # replay continues from the JSON snapshot (as after a restart) at every third step
+TIMER_CHANCE = 0.15  # how often a due timer fires while players could still act
+# Actions that end a game or a seat: chosen in about one step in RARE_SHARE, so that playouts get past
+# the first rounds yet some still end this way.
+RARE = frozenset({"leave", "end", "resign", "concede", "propose_end", "abandon"})
+RARE_SHARE = 60
+# Actions after which a player is no longer seated (legal_actions may then be None for them).
+DEPARTURES = frozenset({"leave", "resign", "concede", "abandon"})
+
+# Discord user ids, as live play seats them.
+PLAYER_IDS = [str(710_000_000_000_000_000 + i) for i in range(1, 13)]
+OUTSIDER = "719999999999999999"
+
+
+def build_game(name: str, words: Any) -> Game:
+    if name == "race":
+        game: Game = RaceGame()  # type: ignore[assignment]
+        return game
+    return make_game(name, words)
+
+
+SUBJECTS = [*GAME_PACKAGES, "race"]
+
+# -- checks ---------------------------------------------------------------------------------------------
+
+ROUND_TRIP = "round_trip"
+NO_MUTATION = "no_mutation"
+REFUSALS = "refusals"
+REPLAY = "replay"
+SECRETS = "secrets"
+LEGAL = "legal"
+TIMERS = "timers"
+OUTCOME = "outcome"
+MALFORMED = "malformed"
+BAD_DO = "bad_do"
+SETUP = "setup"
+
+JUNK_DO: list[Any] = ["no_such_action", "", "SPIN", ["spin"], {"do": "x"}, 7, 2.5, None, True]
+JUNK_VALUES: list[Any] = [None, "", "zz", -1, 0, 1.5, True, [], {}, [[]], {"x": 1}]
+
+
+@dataclass
+class Violation:
+    check: str
+    game: str
+    players: list[str]
+    options: dict[str, Any]
+    seed: int
+    actions: list[Action]  # the complete actions applied before, as logged
+    detail: str
+
+    def render(self) -> str:
+        lines = [
+            f"game {self.game!r}, {len(self.players)} players {self.players}, options {self.options}, seed {self.seed}",
+            f"after {len(self.actions)} action(s) applied with step(game, state, seed, version, action):",
+            *(
+                f"  {i}: {json.dumps(a, ensure_ascii=False, default=repr)}"
+                for i, a in enumerate(self.actions)
+            ),
+            self.detail,
+            "Reproduce: from tests.engine.test_conformance import replay_log; game, state = replay_log("
+            f"{self.game!r}, {self.players!r}, {self.options!r}, {self.seed}, ACTIONS)  # ACTIONS: the list above",
+        ]
+        return "\n".join(lines)
+
+
+@dataclass
+class Report:
+    """What the playouts of one game found, per check."""
+
+    playouts: int = 0
+    steps: int = 0
+    finished: int = 0
+    violations: dict[str, list[Violation]] = field(default_factory=dict)
+
+    def add(self, violation: Violation) -> None:
+        self.violations.setdefault(violation.check, []).append(violation)
+
+
+# -- small helpers ----------------------------------------------------------------------------------------
+
+
+def short(value: Any, limit: int = 300) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def error_text(error: BaseException) -> str:
+    """The exception and where it was raised (the last frames), for a failure message."""
+    frames = traceback.extract_tb(error.__traceback__)[-3:]
+    where = " <- ".join(f"{f.filename.rsplit('/', 3)[-1]}:{f.lineno} {f.name}" for f in reversed(frames))
+    return f"{type(error).__name__}: {short(str(error))} (at {where})"
+
+
+def plain(value: Any) -> Any:
+    """A dataclass as a dict of its fields, recursively; containers keep their types (to show tuple vs list)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(plain(v) for v in value)
+    return value
+
+
+def difference(a: Any, b: Any, path: str = "$") -> str:
+    """Where two values first differ, as a path and both sides."""
+    if type(a) is not type(b):
+        return f"{path}: {short(a)} ({type(a).__name__}) != {short(b)} ({type(b).__name__})"
+    if isinstance(a, dict):
+        for key in sorted(set(a) | set(b), key=repr):
+            if key not in a or key not in b:
+                return f"{path}: key {key!r} only on the {'right' if key not in a else 'left'}"
+            found = difference(a[key], b[key], f"{path}.{key}")
+            if found:
+                return found
+        return ""
+    if isinstance(a, list | tuple):
+        if len(a) != len(b):
+            return f"{path}: length {len(a)} != {len(b)}: {short(a)} != {short(b)}"
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            found = difference(x, y, f"{path}[{i}]")
+            if found:
+                return found
+        return ""
+    return "" if a == b else f"{path}: {short(a)} != {short(b)}"
+
+
+def canonical(value: Any) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+
+
+def snapshot(game: Game, state: Any) -> bytes | None:
+    try:
+        return canonical(game.dump(state))
+    except Exception:
+        return None
+
+
+def leaves(
+    value: Any, *, keys: bool = False, skip: frozenset[str] = frozenset()
+) -> Iterator[tuple[str, str]]:
+    """(path, string) for every string in a JSON value; dict keys too if asked; keys in `skip` are not entered."""
+
+    def walk(node: Any, path: str) -> Iterator[tuple[str, str]]:
+        if isinstance(node, str):
+            yield path, node
+        elif isinstance(node, dict):
+            for key, item in node.items():
+                if keys and isinstance(key, str):
+                    yield f"{path}.<key>", key
+                if key not in skip:
+                    yield from walk(item, f"{path}.{key}")
+        elif isinstance(node, list | tuple):
+            for i, item in enumerate(node):
+                yield from walk(item, f"{path}[{i}]")
+
+    yield from walk(value, "$")
+
+
+WORD = re.compile(r"\w+")
+
+
+def public_index(value: Any, skip: frozenset[str] = frozenset()) -> dict[str, str]:
+    """Every string of a public value, and every word inside each, mapped to where it is."""
+    index: dict[str, str] = {}
+    for path, text in leaves(value, keys=True, skip=skip):
+        index.setdefault(text, path)
+        for word in WORD.findall(text):
+            index.setdefault(word, path)
+    return index
+
+
+def live_action(action: Action, player: str | None) -> Action:
+    """What live play sends: the actor is the interaction's user, never what the action claims."""
+    sent = {key: value for key, value in action.items() if key != "player"}
+    if player is not None:
+        sent["player"] = player
+    return sent
+
+
+def stale_value(value: Any) -> Any:
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, str):
+        return value + "-old"
+    return ["stale", value]
+
+
+def replay_log(
+    name: str,
+    players: list[str],
+    options: dict[str, Any],
+    seed: int,
+    actions: list[Action],
+    words: Any = None,
+) -> tuple[Game, Any]:
+    """The game and the state after `actions` (complete actions, as a failure lists them), as live play
+    gets there: new_game with random.Random(seed), then step at versions 0, 1, …"""
+    if words is None and name in GAME_PACKAGES:
+        from bot.words import WordService
+
+        words = WordService()
+    game = build_game(name, words)
+    state = game.new_game(options, players, {}, random.Random(seed))
+    for version, action in enumerate(actions):
+        state = step(game, state, seed, version, action)[1].state
+    return game, state
+
+
+# -- one playout --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Record:
+    """One applied step, as logged."""
+
+    sent: Action
+    complete: Action
+    before: bytes  # the state's dump before
+    after: bytes  # the state's dump after
+    events: bytes
+    private: bytes
+
+
+class Playout:
+    def __init__(
+        self, name: str, game: Game, options: dict[str, Any], count: int, seed: int, report: Report
+    ) -> None:
+        self.name, self.game, self.options, self.seed, self.report = name, game, options, seed, report
+        self.players = PLAYER_IDS[:count]
+        self.rng = random.Random(f"choices:{seed}")
+        self.records: list[Record] = []
+        self.initial: Any = None
+        self.departed: set[str] = set()
+        # The state being checked, with its dump and a deep copy of it.
+        self._snapshot: tuple[Any, bytes | None] = (None, None)
+        self._reference: tuple[Any, Any] = (None, None)
+        # The views' secrets of the state last checked, the strings each player sees, the spectator's.
+        self._secrets: tuple[Any, list[tuple[str, str, str]]] = (None, [])
+        self._seen: dict[str, set[str]] = {}
+        self._spectator: dict[str, str] = {}
+
+    # -- recording --
+
+    def fail(self, check: str, detail: str) -> None:
+        self.report.add(
+            Violation(
+                check,
+                self.name,
+                list(self.players),
+                dict(self.options),
+                self.seed,
+                [r.complete for r in self.records],
+                detail,
+            )
+        )
+
+    def guard(self, check: str, what: str, run: Callable[[], Any]) -> Any:
+        """Run a query of the game; an exception is a violation of `check`."""
+        try:
+            return run()
+        except Exception as error:
+            self.fail(check, f"{what} raised {error_text(error)}")
+            return None
+
+    # -- stepping --
+
+    def attempt(
+        self, state: Any, action: Action, check: str
+    ) -> tuple[Action, Applied] | GameError | Exception:
+        """step() as live play calls it; a non-GameError exception is a violation of `check`, and the
+        state must be unchanged whatever happens."""
+        before = self.snap(state)
+        result: tuple[Action, Applied] | GameError | Exception
+        try:
+            result = step(self.game, state, self.seed, len(self.records), dict(action))
+        except GameError as error:
+            result = error
+        except Exception as error:
+            self.fail(check, f"step(…, {short(action)}) raised {error_text(error)}, not a GameError")
+            result = error
+        if self.unchanged(state):
+            return result
+        after = snapshot(self.game, state)
+        if before is not None and after != before:
+            self._snapshot = (state, after)
+            self._reference = (None, None)
+            outcome = "refused" if isinstance(result, Exception) else "accepted"
+            self.fail(
+                NO_MUTATION,
+                f"applying {short(action)} ({outcome}) changed its input state: "
+                + difference(orjson.loads(before), orjson.loads(after or b"null")),
+            )
+        return result
+
+    def snap(self, state: Any) -> bytes | None:
+        """The state's dump, computed once per state checked."""
+        if self._snapshot[0] is not state:
+            self._snapshot = (state, snapshot(self.game, state))
+            self.unchanged(state)
+        return self._snapshot[1]
+
+    def unchanged(self, state: Any) -> bool:
+        """Quick check: the state still equals the deep copy taken when it was reached (a dump is slower;
+        it decides whenever this cannot)."""
+        if self._reference[0] is not state:
+            try:
+                reference = copy.deepcopy(state)
+            except Exception:
+                reference = None
+            self._reference = (state, reference)
+        try:
+            return self._reference[1] is not None and bool(state == self._reference[1])
+        except Exception:
+            return False
+
+    def run(self) -> None:
+        game = self.game
+        self.report.playouts += 1
+        try:
+            state = game.new_game(self.options, self.players, {}, random.Random(self.seed))
+        except Exception as error:
+            self.fail(
+                SETUP, f"new_game({self.options}, {len(self.players)} players) raised {error_text(error)}"
+            )
+            return
+        self.initial = state
+        for _ in range(MAX_STEPS):
+            legal = self.check_state(state)
+            if legal is None:
+                break  # the game is over (or stuck: reported)
+            applied = self.choose_and_apply(state, legal)
+            if applied is None:
+                break
+            state = applied
+        self.check_replay()
+
+    def choose_and_apply(self, state: Any, legal: dict[str, list[Action]]) -> Any:
+        timers: list[Timer] = self.guard(TIMERS, "timers(state)", lambda: list(self.game.timers(state))) or []
+        freshness = self.guard(LEGAL, "freshness(state)", lambda: self.game.freshness(state))
+        player_moves = [(p, a) for p, actions in legal.items() for a in actions]
+        while player_moves or timers:
+            usual = [a for _, a in player_moves if a.get("do") not in RARE]
+            # Players act before the deadline most of the time; with nothing but rare moves, the timer runs out.
+            chance = TIMER_CHANCE if usual else 1 - 1 / RARE_SHARE
+            if timers and (not player_moves or self.rng.random() < chance):
+                timer = timers.pop(self.rng.randrange(len(timers)))
+                sent, check = live_action(timer.action, None), TIMERS
+                what = f"the action of timer {timer.key!r}"
+            else:
+                rare = len(player_moves) - len(usual)
+                seldom = max(len(usual), 1) / (RARE_SHARE * max(rare, 1))
+                weights = [seldom if a.get("do") in RARE else 1.0 for _, a in player_moves]
+                index = self.rng.choices(range(len(player_moves)), weights)[0]
+                player, action = player_moves.pop(index)
+                sent, check = live_action(action, player), LEGAL
+                what = f"{player}'s legal action"
+                if isinstance(freshness, dict) and self.rng.random() < 0.5:
+                    sent = {**sent, **freshness}  # as a button of the current message carries them
+                    what += " carrying the current freshness values"
+            result = self.attempt(state, sent, check)
+            if isinstance(result, GameError):
+                self.fail(check, f"{what} {short(sent)} was refused: {result.code}: {result.message}")
+                continue
+            if isinstance(result, Exception):
+                continue
+            complete, applied = result
+            self.check_step(state, sent, complete, applied)
+            if sent.get("do") in DEPARTURES and "player" in sent:
+                self.departed.add(sent["player"])
+            self.report.steps += 1
+            return applied.state
+        return None
+
+    # -- checks of a state --
+
+    def check_state(self, state: Any) -> dict[str, list[Action]] | None:
+        """Check a reached state; the players' legal actions, or None when no action should follow."""
+        game = self.game
+        before = self.snap(state)
+        self.unchanged(state)  # takes the deep copy the tries below are compared with
+        self.check_round_trip(state)
+        legal = self.check_legal(state)
+        views = self.check_views(state)
+        outcome = self.guard(OUTCOME, "outcome(state)", lambda: game.outcome(state))
+        self.check_outcome(state, outcome, legal)
+        timers = self.check_timers(state)
+        if outcome is None:
+            self.try_legal(state, legal)
+            self.try_refusals(state, legal, timers)
+            self.try_malformed(state, legal)
+        self.try_bad_do(state)
+        if views is not None and self.records:
+            self.check_step_secrets(state, views)
+        after = before if self.unchanged(state) else snapshot(game, state)
+        if after != before:
+            self.fail(
+                NO_MUTATION,
+                "a query (view_for, legal_actions, table_actions, outcome, timers, freshness or a refused "
+                "or tried action) changed the state: "
+                + difference(orjson.loads(before or b"null"), orjson.loads(after or b"null")),
+            )
+        if outcome is not None:
+            self.report.finished += 1
+            return None
+        if not any(legal.values()) and not timers:
+            self.fail(OUTCOME, "outcome(state) is None, but no player has a legal action and no timer runs")
+            return None
+        return legal
+
+    def check_round_trip(self, state: Any) -> None:
+        game = self.game
+        data = self.guard(ROUND_TRIP, "dump(state)", lambda: game.dump(state))
+        if data is None:
+            return
+        try:
+            text = json.dumps(data, allow_nan=False)
+        except (TypeError, ValueError) as error:
+            self.fail(ROUND_TRIP, f"dump(state) is not JSON: {error_text(error)}")
+            return
+        parsed = json.loads(text)
+        if parsed != data:
+            self.fail(
+                ROUND_TRIP, "json.loads(json.dumps(dump(state))) != dump(state): " + difference(parsed, data)
+            )
+        loaded = self.guard(ROUND_TRIP, "load(dump(state))", lambda: game.load(data))
+        if loaded is not None and loaded != state:
+            self.fail(ROUND_TRIP, "load(dump(s)) != s: " + difference(plain(loaded), plain(state)))
+        stored = self.guard(ROUND_TRIP, "load(stored JSON)", lambda: game.load(json.loads(text)))
+        if stored is not None and stored != state:
+            self.fail(
+                ROUND_TRIP,
+                "load(json.loads(json.dumps(dump(s)))) != s: " + difference(plain(stored), plain(state)),
+            )
+        try:
+            direct = orjson.loads(orjson.dumps(state))
+        except Exception as error:
+            self.fail(ROUND_TRIP, f"orjson.dumps(state) failed: {error_text(error)}")
+            return
+        if direct != data:
+            self.fail(ROUND_TRIP, "orjson.dumps(state) != dump(state): " + difference(direct, data))
+
+    def check_legal(self, state: Any) -> dict[str, list[Action]]:
+        game = self.game
+        legal: dict[str, list[Action]] = {}
+        names = game.action_names
+        for player in self.players:
+            actions = self.guard(
+                LEGAL, f"legal_actions(state, {player!r})", lambda p=player: game.legal_actions(state, p)
+            )
+            if actions is None:
+                if player not in self.departed:
+                    self.fail(
+                        LEGAL,
+                        f"legal_actions(state, {player!r}) is None for a seated player (None is for players "
+                        "not seated; an action with a free argument is offered with one example)",
+                    )
+                continue
+            if not isinstance(actions, list):
+                self.fail(LEGAL, f"legal_actions(state, {player!r}) is {short(actions)}, not a list")
+                continue
+            kept = []
+            for action in actions:
+                problem = self._action_problem(action, names, player)
+                if problem:
+                    self.fail(LEGAL, f"legal_actions(state, {player!r}) offers {short(action)}: {problem}")
+                else:
+                    kept.append(action)
+            legal[player] = kept
+        outsider = self.guard(
+            LEGAL, "legal_actions(state, outsider)", lambda: game.legal_actions(state, OUTSIDER)
+        )
+        if outsider is not None:
+            self.fail(
+                LEGAL,
+                f"legal_actions(state, {OUTSIDER!r}) for someone not playing is {short(outsider)}, not None",
+            )
+        for viewer in [*self.players, None, OUTSIDER]:
+            offered = self.guard(
+                LEGAL, f"table_actions(state, {viewer!r})", lambda v=viewer: game.table_actions(state, v)
+            )
+            if offered is None:
+                continue
+            if not isinstance(offered, set | frozenset) or not all(isinstance(n, str) for n in offered):
+                self.fail(LEGAL, f"table_actions(state, {viewer!r}) is {short(offered)}, not a set of names")
+            elif not set(offered) <= set(names):
+                self.fail(
+                    LEGAL,
+                    f"table_actions(state, {viewer!r}) names {sorted(set(offered) - set(names))}, not in action_names",
+                )
+        return legal
+
+    @staticmethod
+    def _action_problem(action: Any, names: frozenset[str], player: str) -> str:
+        if not isinstance(action, dict):
+            return "not a dict"
+        if action.get("do") not in names:
+            return f"do {action.get('do')!r} is not in action_names"
+        if action.get("player", player) != player:
+            return "it names another player"
+        try:
+            if json.loads(json.dumps(action)) != action:
+                return "it does not survive JSON (a custom_id or the log would change it)"
+        except (TypeError, ValueError):
+            return "it is not JSON"
+        return ""
+
+    def check_views(self, state: Any) -> dict[str | None, Any] | None:
+        """Views of every player, a spectator and an outsider; each player's own secrets must stay theirs."""
+        game = self.game
+        views: dict[str | None, Any] = {}
+        for viewer in [*self.players, None, OUTSIDER]:
+            view = self.guard(
+                SECRETS, f"view_for(state, {viewer!r})", lambda v=viewer: game.view_for(state, v)
+            )
+            if view is None:
+                return None
+            try:
+                json.dumps(view, allow_nan=False)
+            except (TypeError, ValueError) as error:
+                self.fail(SECRETS, f"view_for(state, {viewer!r}) is not JSON: {error_text(error)}")
+                return None
+            views[viewer] = view
+        public = {**public_index(views[OUTSIDER]), **public_index(views[None])}
+        self._spectator = public
+        for player, secret, where in self.view_secrets(state, views):
+            if secret in public:
+                self.fail(
+                    SECRETS,
+                    f"{secret!r} is in view_for(state, {player!r}) only ({where}), yet a spectator or an outsider "
+                    f"sees it at {public[secret]}",
+                )
+        return views
+
+    def view_secrets(self, state: Any, views: Mapping[str | None, Any]) -> list[tuple[str, str, str]]:
+        """(player, string, path): strings of at least 2 characters in p's view and in no other player's."""
+        if self._secrets[0] is state:
+            return self._secrets[1]
+        ids = {*self.players, OUTSIDER}
+        found = {p: list(leaves(views[p])) for p in self.players}
+        seen = {p: {text for _, text in found[p]} for p in self.players}
+        secrets = []
+        for player in self.players:
+            mine = {text for text in seen[player] if len(text) >= 2 and text not in ids}
+            for q in self.players:
+                if q != player:
+                    mine -= seen[q]
+            secrets += [(player, text, path) for path, text in found[player] if text in mine]
+        self._secrets = (state, secrets)
+        self._seen = seen
+        return secrets
+
+    def check_outcome(self, state: Any, outcome: Any, legal: dict[str, list[Action]]) -> None:
+        game = self.game
+        output = self.guard(OUTCOME, "replay_output(state)", lambda: game.replay_output(state))
+        if output is not None:
+            try:
+                json.dumps(output, allow_nan=False)
+            except (TypeError, ValueError) as error:
+                self.fail(OUTCOME, f"replay_output(state) is not JSON: {error_text(error)}")
+            if (
+                isinstance(output, dict)
+                and "finished" in output
+                and output["finished"] != (outcome is not None)
+            ):
+                self.fail(
+                    OUTCOME,
+                    f"replay_output says finished={output['finished']!r} but outcome(state) is {short(outcome)}",
+                )
+        if outcome is None:
+            return
+        if not isinstance(outcome, Outcome):
+            self.fail(OUTCOME, f"outcome(state) is {short(outcome)}, not an Outcome")
+            return
+        problems = []
+        if not set(self.players) <= set(outcome.scores):
+            problems.append(f"scores miss {sorted(set(self.players) - set(outcome.scores))}")
+        if not all(isinstance(s, int) and not isinstance(s, bool) for s in outcome.scores.values()):
+            problems.append("a score is not a whole number")
+        if not set(outcome.winners) <= set(self.players):
+            problems.append(f"winners {outcome.winners} are not all players")
+        if outcome.team_result not in (None, "won", "lost"):
+            problems.append(f"team_result {outcome.team_result!r}")
+        elif outcome.team_result is None and not problems:
+            ranks = outcome.ranks()
+            if any(ranks[w] != 1 for w in outcome.winners if w in ranks):
+                problems.append(
+                    f"winners {outcome.winners} are not all ranked first by the scores {outcome.scores}"
+                )
+        if (
+            isinstance(output, dict)
+            and "winners" in output
+            and sorted(output["winners"]) != sorted(outcome.winners)
+        ):
+            problems.append(
+                f"replay_output winners {output['winners']} differ from the outcome's {outcome.winners}"
+            )
+        offered = {p: a for p, a in legal.items() if a}
+        if offered:
+            problems.append(f"players still have legal actions: {short(offered)}")
+        if problems:
+            self.fail(OUTCOME, f"the finished game's outcome {short(outcome)}: " + "; ".join(problems))
+        # Nothing is accepted once the game is over: replay the last step's kinds of action.
+        if self.records:
+            last = self.records[-1].sent
+            result = self.attempt(state, last, OUTCOME)
+            if not isinstance(result, Exception):
+                self.fail(OUTCOME, f"after the end, {short(last)} is still accepted")
+
+    def check_timers(self, state: Any) -> list[Timer]:
+        timers = self.guard(TIMERS, "timers(state)", lambda: self.game.timers(state))
+        if timers is None:
+            return []
+        keys = [getattr(t, "key", None) for t in timers]
+        for timer in timers:
+            problem = ""
+            if not isinstance(timer, Timer):
+                problem = "not a Timer"
+            elif not isinstance(timer.key, str) or not timer.key:
+                problem = "its key is not a non-empty string"
+            elif keys.count(timer.key) > 1:
+                problem = "its key is not unique"
+            elif (
+                isinstance(timer.seconds, bool)
+                or not isinstance(timer.seconds, int | float)
+                or not timer.seconds > 0
+            ):
+                problem = "seconds is not a positive number"
+            elif not isinstance(timer.action, dict) or timer.action.get("do") not in self.game.action_names:
+                problem = "its action's do is not in action_names"
+            elif "player" in timer.action:
+                problem = "a system action names a player"
+            elif json.loads(json.dumps(timer.action)) != timer.action:
+                problem = "its action does not survive JSON (the session stores it)"
+            if problem:
+                self.fail(TIMERS, f"timers(state) has {short(timer)}: {problem}")
+        return list(timers)
+
+    # -- tries --
+
+    def try_legal(self, state: Any, legal: dict[str, list[Action]]) -> None:
+        """A few of the offered actions besides the one chosen: each must be accepted."""
+        offered = [(p, a) for p, actions in legal.items() for a in actions]
+        for player, action in self.rng.sample(offered, min(LEGAL_SAMPLE, len(offered))):
+            sent = live_action(action, player)
+            result = self.attempt(state, sent, LEGAL)
+            if isinstance(result, GameError):
+                self.fail(
+                    LEGAL,
+                    f"{player}'s legal action {short(sent)} was refused: {result.code}: {result.message}",
+                )
+            elif not isinstance(result, Exception):
+                self.check_events(result[1])
+
+    def try_refusals(self, state: Any, legal: dict[str, list[Action]], timers: list[Timer]) -> None:
+        rng = self.rng
+        kinds = {p: {a.get("do") for a in actions} for p, actions in legal.items()}
+        seated = [p for p in legal if p not in self.departed]
+        if len(seated) >= 2 and rng.random() < TRY_CHANCE:
+            player = rng.choice(seated)
+            foreign = [
+                (q, a) for q in seated if q != player for a in legal[q] if a.get("do") not in kinds[player]
+            ] + [("the system", t.action) for t in timers if t.action.get("do") not in kinds[player]]
+            if foreign:
+                owner, action = rng.choice(foreign)
+                sent = live_action(action, player)
+                result = self.attempt(state, sent, REFUSALS)
+                if not isinstance(result, Exception):
+                    self.fail(
+                        REFUSALS,
+                        f"{player} sent {short(sent)}, an action of {owner}'s that legal_actions(state, {player!r}) "
+                        f"does not offer (it offers {sorted(map(str, kinds[player]))}), and it was accepted",
+                    )
+        offered = [(p, a) for p, actions in legal.items() for a in actions]
+        if offered and rng.random() < TRY_CHANCE:
+            _, action = rng.choice(offered)
+            sent = live_action(action, OUTSIDER)
+            if not isinstance(self.attempt(state, sent, REFUSALS), Exception):
+                self.fail(REFUSALS, f"{OUTSIDER}, who is not playing, sent {short(sent)} and it was accepted")
+        freshness = self.guard(REFUSALS, "freshness(state)", lambda: self.game.freshness(state))
+        if not isinstance(freshness, dict):
+            if freshness is not None:
+                self.fail(REFUSALS, f"freshness(state) is {short(freshness)}, not a dict")
+            return
+        try:
+            json.dumps(freshness)
+        except TypeError as error:
+            self.fail(REFUSALS, f"freshness(state) is not JSON: {error_text(error)}")
+        if freshness and offered and rng.random() < TRY_CHANCE:
+            player, action = rng.choice(offered)
+            key = rng.choice(sorted(freshness))
+            sent = {**live_action(action, player), **freshness, key: stale_value(freshness[key])}
+            result = self.attempt(state, sent, REFUSALS)
+            if not isinstance(result, StaleAction):
+                got = (
+                    "accepted"
+                    if not isinstance(result, Exception)
+                    else f"refused with {type(result).__name__}"
+                )
+                self.fail(
+                    REFUSALS, f"{short(sent)} names a stale {key} (now {freshness[key]!r}) but was {got}"
+                )
+
+    def try_malformed(self, state: Any, legal: dict[str, list[Action]]) -> None:
+        rng = self.rng
+        offered = [(p, a) for p, actions in legal.items() for a in actions]
+        if not offered or rng.random() > TRY_CHANCE:
+            return
+        player, action = rng.choice(offered)
+        sent = live_action(action, player)
+        arguments = [k for k in sent if k != "do"]
+        key = rng.choice(arguments)
+        if key != "player" and rng.random() < 0.7:
+            junk = rng.choice(JUNK_VALUES)
+            variant = {**sent, key: junk}
+            how = f"{key}={junk!r}"
+        else:
+            variant = {k: v for k, v in sent.items() if k != key}
+            how = f"without {key}"
+        result = self.attempt(state, variant, MALFORMED)
+        if isinstance(result, Exception):
+            return
+        # Accepted: the odd value must still make a state that round-trips.
+        new = result[1].state
+        try:
+            data = self.game.dump(new)
+            ok = json.loads(json.dumps(data, allow_nan=False)) == data and self.game.load(data) == new
+            if ok:
+                orjson.dumps(new)
+        except Exception as error:
+            self.fail(
+                MALFORMED,
+                f"{short(variant)} ({how}) was accepted into a state that fails to dump: {error_text(error)}",
+            )
+            return
+        if not ok:
+            self.fail(
+                MALFORMED, f"{short(variant)} ({how}) was accepted into a state that does not round-trip"
+            )
+
+    def try_bad_do(self, state: Any) -> None:
+        junk = self.rng.choice([*JUNK_DO, "<missing>"])
+        action: Action = {"player": self.rng.choice(self.players)}
+        if junk != "<missing>":
+            action["do"] = junk
+        result = self.attempt(state, action, BAD_DO)
+        if not isinstance(result, BadAction):
+            got = "accepted" if not isinstance(result, Exception) else f"refused with {type(result).__name__}"
+            self.fail(BAD_DO, f"{short(action)} was {got}, not refused with BadAction")
+
+    # -- checks of a step --
+
+    def check_events(self, applied: Applied) -> bool:
+        ok = True
+        if not isinstance(applied.events, list) or not all(
+            isinstance(e, dict) and isinstance(e.get("type"), str) for e in applied.events
+        ):
+            self.fail(REPLAY, f"events {short(applied.events)} are not a list of {{'type': …}} objects")
+            ok = False
+        private = applied.private
+        if not isinstance(private, dict) or not all(
+            isinstance(events, list)
+            and all(isinstance(e, dict) and isinstance(e.get("type"), str) for e in events)
+            for events in private.values()
+        ):
+            self.fail(SECRETS, f"Applied.private {short(private)} is not {{player: [{{'type': …}}]}}")
+            ok = False
+        elif not set(private) <= set(self.players):
+            self.fail(
+                SECRETS,
+                f"Applied.private is addressed to {sorted(set(private) - set(self.players))}, not players",
+            )
+        for label, value in (("events", applied.events), ("private events", private)):
+            try:
+                if json.loads(json.dumps(value, allow_nan=False)) != value:
+                    self.fail(
+                        REPLAY, f"the {label} do not survive JSON (the log stores them): {short(value)}"
+                    )
+                    ok = False
+            except (TypeError, ValueError) as error:
+                self.fail(REPLAY, f"the {label} are not JSON: {error_text(error)}")
+                ok = False
+        if ok:
+            marked = [e for e in applied.events if "private_to" in e]
+            if marked:
+                self.fail(
+                    SECRETS,
+                    f"public events carry private_to (private events go in Applied.private): {short(marked)}",
+                )
+        return ok
+
+    def check_step(self, state: Any, sent: Action, complete: Action, applied: Applied) -> None:
+        game = self.game
+        ok = self.check_events(applied)
+        try:
+            if json.loads(json.dumps(complete)) != complete:
+                self.fail(
+                    REPLAY, f"the complete action {short(complete)} does not survive JSON (the log stores it)"
+                )
+        except (TypeError, ValueError) as error:
+            self.fail(REPLAY, f"the complete action {short(complete)} is not JSON: {error_text(error)}")
+        version = len(self.records)
+        again = self.guard(
+            REPLAY,
+            "resolve_chance on a complete action",
+            lambda: game.resolve_chance(state, dict(complete), chance_rng(self.seed + 1, version + 1)),
+        )
+        if again is not None and again != complete:
+            self.fail(
+                REPLAY,
+                f"resolve_chance changed the complete action {short(complete)} to {short(again)}: a logged or "
+                "forced chance outcome must stay as it is",
+            )
+        self.records.append(
+            Record(
+                sent=sent,
+                complete=complete,
+                before=self.snap(state) or b"null",
+                after=self.snap(applied.state) or b"null",
+                events=canonical(applied.events) if ok else b"null",
+                private=canonical(applied.private) if ok else b"null",
+            )
+        )
+        self._last_applied = applied if ok else None
+
+    def check_step_secrets(self, state: Any, views: Mapping[str | None, Any]) -> None:
+        """The step that led here: nothing only one player may know is in its public events or the
+        spectator's view (p's private events and p's own-only view values, minus what others see now)."""
+        applied = getattr(self, "_last_applied", None)
+        if applied is None:
+            return
+        self._last_applied = None
+        ids = {*self.players, OUTSIDER}
+        candidates = [(p, text, f"its view {path}") for p, text, path in self.view_secrets(state, views)]
+        seen, spectator = self._seen, self._spectator
+        public_events = public_index(applied.events, skip=frozenset({"type"}))
+        for player, events in applied.private.items():
+            for path, text in leaves(events, skip=frozenset({"type"})):
+                candidates.append((player, text, f"Applied.private[{player!r}] {path}"))
+        done = set()
+        for player, text, where in candidates:
+            if len(text) < 2 or text in ids or (player, text) in done:
+                continue
+            if any(text in seen[q] for q in self.players if q != player):
+                continue  # another player sees it too: not only this player's
+            done.add((player, text))
+            if text in public_events:
+                self.fail(
+                    SECRETS,
+                    f"{text!r}, only {player}'s to know ({where}), is in the public events of the step "
+                    f"{short(self.records[-1].sent)} at {public_events[text]}: {short(applied.events)}",
+                )
+            elif text in spectator and where.startswith("Applied"):
+                self.fail(
+                    SECRETS,
+                    f"{text!r}, told privately to {player} ({where}), is in the spectator's view at {spectator[text]}",
+                )
+
+    # -- replay --
+
+    def check_replay(self) -> None:
+        """Replay the log from new_game; and continue from each JSON snapshot as a restarted bot would."""
+        if not self.records:
+            return
+        game = self.game
+        state = self.guard(
+            REPLAY,
+            "new_game (replay)",
+            lambda: game.new_game(self.options, self.players, {}, random.Random(self.seed)),
+        )
+        if state is None:
+            return
+        if state != self.initial:
+            self.fail(
+                REPLAY,
+                "new_game with the same seed gives another state: "
+                + difference(plain(state), plain(self.initial)),
+            )
+            return
+        logged, self.records = self.records, []
+        try:
+            for version, record in enumerate(logged):
+                fresh = self._replay_step(
+                    state, version, record, record.complete, "the logged complete action"
+                )
+                restored = None
+                if version % RESTORE_EVERY == 0 or version == len(logged) - 1:
+                    restored = self.guard(
+                        REPLAY, "load(snapshot)", lambda r=record: game.load(json.loads(r.before))
+                    )
+                if restored is not None:
+                    self._replay_step(
+                        restored, version, record, record.sent, "the sent action on the restored snapshot"
+                    )
+                if fresh is None:
+                    return
+                state = fresh
+                self.records.append(record)
+        finally:
+            self.records = logged
+
+    def _replay_step(self, state: Any, version: int, record: Record, action: Action, what: str) -> Any:
+        try:
+            complete, applied = step(self.game, state, self.seed, version, dict(action))
+        except Exception as error:
+            self.fail(
+                REPLAY, f"replaying {what} {short(action)} at version {version} raised {error_text(error)}"
+            )
+            return None
+        problems = []
+        if complete != record.complete:
+            problems.append(f"complete action {short(complete)} != logged {short(record.complete)}")
+        if canonical(applied.events) != record.events:
+            problems.append(
+                "events differ: "
+                + difference(orjson.loads(canonical(applied.events)), orjson.loads(record.events))
+            )
+        if canonical(applied.private) != record.private:
+            problems.append(
+                "private events differ: "
+                + difference(orjson.loads(canonical(applied.private)), orjson.loads(record.private))
+            )
+        after = snapshot(self.game, applied.state)
+        if after != record.after:
+            problems.append(
+                "state differs: " + difference(orjson.loads(after or b"null"), orjson.loads(record.after))
+            )
+        if problems:
+            self.fail(REPLAY, f"replaying {what} at version {version}: " + "; ".join(problems))
+            return None
+        return applied.state
+
+
+# -- running the playouts once per game ------------------------------------------------------------------
+
+
+def player_counts(game: Game) -> list[int]:
+    low, high = game.min_players, game.max_players
+    return sorted({*range(low, min(high, low + EXTRA_COUNTS) + 1), max(low, min(high, MAX_COUNT))})
+
+
+def seeds_for(name: str, options_index: int, count: int) -> list[int]:
+    source = random.Random(f"{name}:{options_index}:{count}")
+    return [source.getrandbits(128) for _ in range(SEEDS)]
+
+
+@pytest.fixture(scope="module")
+def words() -> Any:
+    """The real words service, loaded once for this module (each language on first use)."""
+    from bot.words import WordService
+
+    return WordService()
+
+
+class Reports:
+    def __init__(self, words: Any) -> None:
+        self.words = words
+        self.done: dict[str, Report] = {}
+
+    def get(self, name: str) -> Report:
+        if name not in self.done:
+            report = Report()
+            game = build_game(name, self.words)
+            for index, options in enumerate(PLAY_OPTIONS.get(name, ({},))):
+                for count in player_counts(game):
+                    for seed in seeds_for(name, index, count):
+                        playout = Playout(name, game, dict(options), count, seed, report)
+                        try:
+                            playout.run()
+                        except Exception as error:  # a query the playout does not guard: still a finding
+                            playout.fail(SETUP, f"the playout stopped: {error_text(error)}")
+            self.done[name] = report
+        return self.done[name]
+
+
+@pytest.fixture(scope="module")
+def reports(words: Any) -> Reports:
+    return Reports(words)
+
+
+SHOWN_KINDS = 3
+
+
+def kind_of(detail: str) -> str:
+    """A violation's text without values (brackets, quoted words, figures): what kind of problem it is."""
+    text, previous = detail, None
+    while text != previous:  # innermost brackets first
+        previous, text = text, re.sub(r"\([^()]*\)|\[[^\[\]]*\]|\{[^{}]*\}", "…", text)
+    return re.sub(r"'[^'\s]*'|\"[^\"\s]*\"|\d+", "…", text)[:80]
+
+
+def assert_clean(reports: Reports, name: str, check: str) -> None:
+    report = reports.get(name)
+    found = report.violations.get(check, [])
+    if found:
+        # One reproduction per kind of violation (its text without names and figures), the shortest first.
+        kinds: dict[str, Violation] = {}
+        for violation in sorted(found, key=lambda v: (len(v.actions), len(v.players))):
+            kinds.setdefault(kind_of(violation.detail), violation)
+        shown = list(kinds.values())[:SHOWN_KINDS]
+        pytest.fail(
+            f"{name}: {len(found)} {check} violation(s) of {len(kinds)} kind(s) in {report.playouts} playouts; "
+            f"the shortest of each{' (the first ' + str(SHOWN_KINDS) + ')' if len(kinds) > SHOWN_KINDS else ''}:\n\n"
+            + "\n\n".join(v.render() for v in shown),
+            pytrace=False,
+        )
+    if check != SETUP and report.steps == 0:
+        setup = (
+            report.violations.get(SETUP)
+            or report.violations.get(LEGAL)
+            or report.violations.get(TIMERS)
+            or []
+        )
+        why = setup[0].detail if setup else "no action was offered"
+        pytest.fail(f"{name}: no playout applied a single step, so nothing was checked: {why}", pytrace=False)
+
+
+# -- the per-game tests --------------------------------------------------------------------------------------
+
+subjects = pytest.mark.parametrize("name", SUBJECTS)
+
+
+@subjects
+def test_the_game_implements_the_protocol(name: str, words: Any) -> None:
+    game = build_game(name, words)
+    missing = [m for m in dir(Game) if not m.startswith("_") and not hasattr(game, m)]
+    assert not missing, f"{name} lacks {missing}"
+    assert isinstance(game.name, str) and game.name
+    assert isinstance(game.min_players, int) and 1 <= game.min_players <= game.max_players
+    assert isinstance(game.action_names, frozenset) and all(isinstance(n, str) for n in game.action_names)
+
+
+@subjects
+def test_playouts_start_and_run(reports: Reports, name: str) -> None:
+    """new_game accepts the play options for every player count, and no playout breaks down."""
+    assert_clean(reports, name, SETUP)
+
+
+@subjects
+def test_state_round_trips_through_json(reports: Reports, name: str) -> None:
+    """(a) load(dump(s)) == s, also through the stored JSON text; orjson.dumps(s) == dump(s)."""
+    assert_clean(reports, name, ROUND_TRIP)
+
+
+@subjects
+def test_nothing_mutates_the_state_it_is_given(reports: Reports, name: str) -> None:
+    """(b) apply (accepted or refused) and every query leave their input state as it was."""
+    assert_clean(reports, name, NO_MUTATION)
+
+
+@subjects
+def test_actions_legal_actions_does_not_offer_are_refused(reports: Reports, name: str) -> None:
+    """(b) another player's action, a system action sent by a player, an outsider's, a stale one."""
+    assert_clean(reports, name, REFUSALS)
+
+
+@subjects
+def test_the_log_replays_to_the_same_states_and_events(reports: Reports, name: str) -> None:
+    """(c) replay from new_game and from each restored snapshot gives equal states and events."""
+    assert_clean(reports, name, REPLAY)
+
+
+@subjects
+def test_no_secret_reaches_spectators_or_public_events(reports: Reports, name: str) -> None:
+    """(d) what only p sees is in neither view_for(s, None) nor an outsider's view nor public events."""
+    assert_clean(reports, name, SECRETS)
+
+
+@subjects
+def test_legal_actions_are_accepted(reports: Reports, name: str) -> None:
+    """(e) every offered action is accepted; None only for players not seated; table_actions known."""
+    assert_clean(reports, name, LEGAL)
+
+
+@subjects
+def test_timers_are_well_formed_and_their_actions_accepted(reports: Reports, name: str) -> None:
+    assert_clean(reports, name, TIMERS)
+
+
+@subjects
+def test_outcome_is_none_until_the_end_then_covers_the_players(reports: Reports, name: str) -> None:
+    """(g) and a game that is not over always has a legal action or a timer."""
+    assert_clean(reports, name, OUTCOME)
+
+
+@subjects
+def test_malformed_arguments_are_refused_with_a_game_error(reports: Reports, name: str) -> None:
+    assert_clean(reports, name, MALFORMED)
+
+
+@subjects
+def test_unknown_do_is_a_bad_action_in_every_state(reports: Reports, name: str) -> None:
+    """(f) at every reached state."""
+    assert_clean(reports, name, BAD_DO)
+
+
+def test_the_playouts_reach_the_end_of_games(reports: Reports) -> None:
+    """The checks of finished games only mean something if random play finishes some."""
+    unfinished = [name for name in SUBJECTS if reports.get(name).steps and not reports.get(name).finished]
+    assert not unfinished, f"no playout of {unfinished} reached an outcome in {MAX_STEPS} steps"
+
+
+# -- options and bad actions, with hypothesis ---------------------------------------------------------------
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**40), 2**40)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=6,
+)
+FAST = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@subjects
+def test_validate_options_fills_the_defaults(name: str, words: Any) -> None:
+    """(f) validate_options({}) is the full set of options, JSON, and valid again as it is."""
+    game = build_game(name, words)
+    defaults = game.validate_options({})
+    assert isinstance(defaults, dict)
+    assert json.loads(json.dumps(defaults)) == defaults
+    assert game.validate_options(defaults) == defaults
+    for options in PLAY_OPTIONS.get(name, ({},)):
+        assert isinstance(game.validate_options(options), dict)
+    players = PLAYER_IDS[: game.min_players]
+    game.new_game(defaults, players, {}, random.Random(0))
+
+
+@subjects
+@FAST
+@given(key=st.text(min_size=1, max_size=12), value=JSON_VALUES, known=st.booleans())
+def test_junk_options_are_bad_actions(name: str, words: Any, key: str, value: Any, known: bool) -> None:
+    """(f) an unknown option is refused with BadAction; a known one with any value gives options or BadAction."""
+    game = build_game(name, words)
+    defaults = game.validate_options({})
+    if known and defaults:
+        key = sorted(defaults)[len(key) % len(defaults)]
+    try:
+        checked = game.validate_options({key: value})
+    except BadAction:
+        return
+    assert key in defaults, f"validate_options accepted the unknown option {key!r}: {checked}"
+    assert isinstance(checked, dict)
+
+
+@subjects
+@FAST
+@given(
+    do=st.sampled_from(JUNK_DO) | st.text(max_size=10) | JSON_VALUES,
+    missing=st.booleans(),
+    seat=st.integers(0, 1),
+)
+def test_unknown_do_is_a_bad_action(name: str, words: Any, do: Any, missing: bool, seat: int) -> None:
+    """(f) at the start: an unknown, non-string or missing `do` is refused with BadAction, never another error."""
+    game = build_game(name, words)
+    if isinstance(do, str) and do in game.action_names:
+        return
+    players = PLAYER_IDS[: game.min_players]
+    state = game.new_game(PLAY_OPTIONS.get(name, ({},))[0], players, {}, random.Random(1))
+    action: Action = {} if missing else {"do": do}
+    if seat:
+        action["player"] = players[0]
+    with pytest.raises(BadAction):
+        step(game, state, 1, 0, action)
