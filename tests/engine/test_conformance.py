@@ -34,6 +34,7 @@ import os
 import random
 import re
 import traceback
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
@@ -69,6 +70,9 @@ TIMER_CHANCE = 0.15  # how often a due timer fires while players could still act
 # the first rounds yet some still end this way.
 RARE = frozenset({"leave", "end", "resign", "concede", "propose_end", "abandon"})
 RARE_SHARE = 60
+# Passing is chosen less often than moving, or a table where everyone passes in a row ends at once.
+PASSIVE = frozenset({"pass"})
+PASSIVE_WEIGHT = 0.2
 # Actions after which a player is no longer seated (legal_actions may then be None for them).
 DEPARTURES = frozenset({"leave", "resign", "concede", "abandon"})
 
@@ -416,9 +420,16 @@ class Playout:
                 sent, check = live_action(timer.action, None), TIMERS
                 what = f"the action of timer {timer.key!r}"
             else:
+                # Each kind of action a player has weighs the same however many variants it is offered in.
+                variants = Counter((p, a.get("do")) for p, a in player_moves)
                 rare = len(player_moves) - len(usual)
                 seldom = max(len(usual), 1) / (RARE_SHARE * max(rare, 1))
-                weights = [seldom if a.get("do") in RARE else 1.0 for _, a in player_moves]
+                weights = [
+                    seldom
+                    if a.get("do") in RARE
+                    else (PASSIVE_WEIGHT if a.get("do") in PASSIVE else 1.0) / variants[p, a.get("do")]
+                    for p, a in player_moves
+                ]
                 index = self.rng.choices(range(len(player_moves)), weights)[0]
                 player, action = player_moves.pop(index)
                 sent, check = live_action(action, player), LEGAL
@@ -697,7 +708,7 @@ class Playout:
             elif not isinstance(timer.action, dict) or timer.action.get("do") not in self.game.action_names:
                 problem = "its action's do is not in action_names"
             elif "player" in timer.action:
-                problem = "a system action names a player"
+                problem = "a system action names a player (live play drops it: a timer acts as the system)"
             elif json.loads(json.dumps(timer.action)) != timer.action:
                 problem = "its action does not survive JSON (the session stores it)"
             if problem:
