@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -40,6 +41,7 @@ class Database:
         self._write_lock = asyncio.Lock()
         self._pending: list[tuple[Work[Any], asyncio.Future[Any]]] = []
         self._flusher: asyncio.Task[None] | None = None
+        self._checkpointer: Checkpointer | None = None
 
     @classmethod
     async def open(cls, path: str | Path) -> Database:
@@ -69,6 +71,11 @@ class Database:
             if row is None or row[0] != "ok":
                 raise UnusableDatabase(f"the database {path} is damaged: {row[0] if row else 'no answer'}")
             await database.migrate()
+            if str(path) != ":memory:":
+                # Checkpoints copy the log into the file and sync it: done beside the writer, not in its
+                # commits, so that a commit costs its own pages only.
+                await connection.execute("PRAGMA wal_autocheckpoint=0")
+                database._checkpointer = Checkpointer(str(path))
         except sqlite3.DatabaseError as exc:
             await connection.close()
             raise UnusableDatabase(f"the database {path} is not usable: {exc}") from exc
@@ -80,7 +87,10 @@ class Database:
     async def close(self) -> None:
         if self._flusher is not None:
             await asyncio.gather(self._flusher, return_exceptions=True)
+        if self._checkpointer is not None:
+            await self._checkpointer.close()
         async with self._write_lock:
+            # The last connection to close checkpoints the whole log into the file.
             await self._connection.close()
 
     async def run(self, work: Work[T]) -> T:
@@ -110,6 +120,8 @@ class Database:
                 if not isinstance(exc, Exception):
                     raise
                 continue
+            if self._checkpointer is not None:
+                self._checkpointer.wrote()
             for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
                 if future.done():
                     continue
@@ -156,6 +168,38 @@ class Database:
     async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
         async with self._connection.execute(sql, tuple(params)) as cursor:
             return list(await cursor.fetchall())
+
+
+class Checkpointer:
+    """Copies the write-ahead log into the database file on a thread and connection of its own.
+
+    At most one checkpoint runs at a time, at most one a second, and only after writes. PASSIVE never
+    blocks the writer or readers; what it cannot copy yet, the next one does.
+    """
+
+    INTERVAL = 1.0
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._running: asyncio.Task[None] | None = None
+        self._last = 0.0
+
+    def wrote(self) -> None:
+        loop = asyncio.get_running_loop()
+        if (self._running is None or self._running.done()) and loop.time() - self._last >= self.INTERVAL:
+            self._last = loop.time()
+            self._running = loop.create_task(asyncio.to_thread(self._checkpoint))
+
+    def _checkpoint(self) -> None:
+        try:
+            with contextlib.closing(sqlite3.connect(self._path, timeout=5)) as connection:
+                connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.Error as exc:
+            log.warning("checkpoint failed (the next one retries): %s", exc)
+
+    async def close(self) -> None:
+        if self._running is not None:
+            await asyncio.gather(self._running, return_exceptions=True)
 
 
 class Transaction:
