@@ -229,56 +229,52 @@ async def live_figures(
     per_session = (rss_kb() - before) / LIVE
     row = await store.db.fetch_one("SELECT AVG(LENGTH(snapshot)) FROM sessions")
     snapshot_kb = (row[0] or 0) / 1024
-    if True:
-        rate, latencies = await throughput(tables, 6.0)
-        share = rate / anchor_rate
-        ok = rate >= TARGET_RATE and share >= TARGET_RATE_SHARE
-        results.append(ok)
-        print(
-            f"persisted actions/s, {LIVE:,} live sessions, {CONCURRENCY} concurrent: {rate:,.0f}/s "
-            f"(p50 {p(latencies, 50):.1f} ms, p99 {p(latencies, 99):.1f} ms); anchor raw single-row aiosqlite "
-            f"commits {anchor_rate:,.0f}/s; ratio {share:.0%}; target ≥ {TARGET_RATE:,}/s and ≥ "
-            f"{TARGET_RATE_SHARE:.0%}: {mark(ok)}"
-        )
-        loop_latencies = await open_loop(tables, OPEN_LOOP_RATE, 5.0)
-        p99 = p(loop_latencies, 99)
-        ok = p99 <= TARGET_P99_MS
-        results.append(ok)
-        print(
-            f"act() open loop at {OPEN_LOOP_RATE}/s, {LIVE:,} sessions: p50 {p(loop_latencies, 50):.2f} ms, "
-            f"p99 {p99:.2f} ms; anchor raw commit p99 {p(anchor_latencies, 99):.2f} ms; ratio "
-            f"{p99 / p(anchor_latencies, 99):.1f}×; target ≤ {TARGET_P99_MS:.0f} ms: {mark(ok)}"
-        )
-        ok = per_session <= TARGET_MEMORY_KB
-        results.append(ok)
-        print(
-            f"memory per live session: {per_session:.1f} KB RSS; anchor its stored snapshot {snapshot_kb:.1f} KB;"
-            f" ratio {per_session / snapshot_kb:.1f}×; target ≤ {TARGET_MEMORY_KB:.0f} KB: {mark(ok)}"
-        )
+    rate, latencies = await throughput(tables, 6.0)
+    share = rate / anchor_rate
+    ok = rate >= TARGET_RATE and share >= TARGET_RATE_SHARE
+    results.append(ok)
+    print(
+        f"persisted actions/s, {LIVE:,} live sessions, {CONCURRENCY} concurrent: {rate:,.0f}/s "
+        f"(p50 {p(latencies, 50):.1f} ms, p99 {p(latencies, 99):.1f} ms); anchor raw single-row aiosqlite "
+        f"commits {anchor_rate:,.0f}/s; ratio {share:.0%}; target ≥ {TARGET_RATE:,}/s and ≥ "
+        f"{TARGET_RATE_SHARE:.0%}: {mark(ok)}"
+    )
+    loop_latencies = await open_loop(tables, OPEN_LOOP_RATE, 5.0)
+    p99 = p(loop_latencies, 99)
+    ok = p99 <= TARGET_P99_MS
+    results.append(ok)
+    print(
+        f"act() open loop at {OPEN_LOOP_RATE}/s, {LIVE:,} sessions: p50 {p(loop_latencies, 50):.2f} ms, "
+        f"p99 {p99:.2f} ms; anchor raw commit p99 {p(anchor_latencies, 99):.2f} ms; ratio "
+        f"{p99 / p(anchor_latencies, 99):.1f}×; target ≤ {TARGET_P99_MS:.0f} ms: {mark(ok)}"
+    )
+    ok = per_session <= TARGET_MEMORY_KB
+    results.append(ok)
+    print(
+        f"memory per live session: {per_session:.1f} KB RSS; anchor its stored snapshot {snapshot_kb:.1f} KB;"
+        f" ratio {per_session / snapshot_kb:.1f}×; target ≤ {TARGET_MEMORY_KB:.0f} KB: {mark(ok)}"
+    )
     return results
 
 
 async def startup_figures(path: Path, games: dict) -> list[bool]:
     results = []
-    if True:
-        timings = {}
-        for total, target in TARGET_STARTUP.items():
-            await clone_sessions(path, total)
-            ready, raw = await startup(path, games)
-            timings[total] = ready
-            ok = ready <= target
-            results.append(ok)
-            print(
-                f"start-up to ready, {total:,} stored open sessions: {ready:.2f} s "
-                f"({ready / total * 1e6:.1f} µs a session); anchor raw SELECT of the open rows {raw:.2f} s; "
-                f"ratio {ready / raw:.1f}×; target ≤ {target:.0f} s: {mark(ok)}"
-            )
-        growth = (timings[50_000] / 50_000) / (timings[10_000] / 10_000)
-        ok = growth <= 1.5
+    timings = {}
+    for total, target in TARGET_STARTUP.items():
+        await clone_sessions(path, total)
+        ready, raw = await startup(path, games)
+        timings[total] = ready
+        ok = ready <= target
         results.append(ok)
         print(
-            f"start-up growth, cost a session at 50,000 / at 10,000: {growth:.2f} (linear ≤ 1.5): {mark(ok)}"
+            f"start-up to ready, {total:,} stored open sessions: {ready:.2f} s "
+            f"({ready / total * 1e6:.1f} µs a session); anchor raw SELECT of the open rows {raw:.2f} s; "
+            f"ratio {ready / raw:.1f}×; target ≤ {target:.0f} s: {mark(ok)}"
         )
+    growth = (timings[50_000] / 50_000) / (timings[10_000] / 10_000)
+    ok = growth <= 1.5
+    results.append(ok)
+    print(f"start-up growth, cost a session at 50,000 / at 10,000: {growth:.2f} (linear ≤ 1.5): {mark(ok)}")
     return results
 
 
