@@ -1084,13 +1084,14 @@ def assert_clean(reports: Reports, name: str, check: str) -> None:
             pytrace=False,
         )
     if check != SETUP and report.steps == 0:
-        setup = (
-            report.violations.get(SETUP)
-            or report.violations.get(LEGAL)
-            or report.violations.get(TIMERS)
-            or []
-        )
-        why = setup[0].detail if setup else "no action was offered"
+        # Why nothing moved: the playouts' own failures first, then an offered action or timer that broke.
+        blocking = [
+            v
+            for c in (SETUP, LEGAL, TIMERS)
+            for v in report.violations.get(c, [])
+            if c == SETUP or v.detail.startswith("step(") or " was refused" in v.detail
+        ]
+        why = blocking[0].detail if blocking else "no action was offered"
         pytest.fail(f"{name}: no playout applied a single step, so nothing was checked: {why}", pytrace=False)
 
 
