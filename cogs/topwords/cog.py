@@ -122,7 +122,7 @@ class TopWordsCog(GameCog, name="TopWords"):
             except RuleBroken as error:
                 if error.code != "invalid_word":
                     raise
-                move = len(view["history"]) + 1  # the number the refused move would have had
+                move = view["freshness"]["move"]  # the board it was refused on
                 ask = table.allow_item(record.id, lang, letters, start, direction.value, move)
                 message = f"⚠️ {error_text(error, lang)}\n{text(lang, 'ask_table')}"
                 await answer_privately(interaction, message, view=components.view_of(ask))
@@ -145,7 +145,7 @@ class TopWordsCog(GameCog, name="TopWords"):
             await interaction.response.defer(ephemeral=True, thinking=True)
             result = await self._act(interaction, record.id, action)
             await self.show(result.session, result.events)
-            mine = _own_rack_event(result.events, str(interaction.user.id))
+            mine = _own_rack_event(result.private_to(str(interaction.user.id)))
             if mine is not None and mine.get("returned"):
                 reply = text(lang, "swapped", returned=mine["returned"], drawn=mine.get("drawn") or "—")
             else:
@@ -192,11 +192,10 @@ class TopWordsCog(GameCog, name="TopWords"):
             record = await self._channel_game(interaction)
             if not self.may_manage(interaction, record):
                 raise Refusal("not_manager")
+            lobby = record.status == "lobby"  # the manager's record: cancelling changes its status
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.end_game(record)
-            await answer_privately(
-                interaction, text(lang, "lobby_closed" if record.status == "lobby" else "ended")
-            )
+            await answer_privately(interaction, text(lang, "lobby_closed" if lobby else "ended"))
 
     # -- buttons ----------------------------------------------------------------------------------
 
@@ -210,8 +209,8 @@ class TopWordsCog(GameCog, name="TopWords"):
     async def _on_challenge(
         self, interaction: discord.Interaction[Any], session_id: int, arg: str | None
     ) -> None:
-        """The button names the move it challenges: on an older message, after another move, the rules
-        refuse the click (stale_action) rather than challenge the newer move."""
+        """The button names the board it was offered on (the rules' freshness): on an older message, after
+        another move, the click is refused (stale_action) rather than challenge the newer move."""
         async with answering(interaction):
             await self._require_player(interaction, session_id)
             move, _ = _move_arg(arg)
@@ -222,8 +221,8 @@ class TopWordsCog(GameCog, name="TopWords"):
     async def _on_dispute(
         self, interaction: discord.Interaction[Any], session_id: int, arg: str | None
     ) -> None:
-        """From the table ("3": the move): ask which word when the move made several; from that choice
-        ("3.BAUM"): vote. A button for a move that is no longer the last one is refused by the rules."""
+        """From the table ("3": the board's number of moves): ask which word when the move made several;
+        from that choice ("3.BAUM"): vote. A button of an older board is refused by the rules."""
         async with answering(interaction) as lang:
             player = await self._require_player(interaction, session_id)
             move, word = _move_arg(arg)
@@ -231,7 +230,7 @@ class TopWordsCog(GameCog, name="TopWords"):
                 view = await self.bot.sessions.view(session_id, player)
                 words = table.disputable_words(view, player, move)
                 if len(words) > 1:
-                    shown = view["history"][-1]["move"]
+                    shown = view["freshness"]["move"]
                     choice = components.view_of(*table.word_items(session_id, words, shown))
                     await reply_private(interaction, text(lang, "pick_word"), view=choice)
                     return
@@ -282,16 +281,17 @@ class TopWordsCog(GameCog, name="TopWords"):
         kinds = {event.get("type") for event in events}
         if "lobby_expired" in kinds:
             await self.close_expired_lobby(record)
-        elif "cancelled" in kinds:
-            await self._show_cancelled(record)
         else:
             await self.show(record, events)
 
-    async def _show_cancelled(self, record: SessionRecord) -> None:
-        """Ended early: the lobby says so, or the table loses its buttons and a note says no result counts."""
+    async def end_game(self, record: SessionRecord) -> None:
+        """Ended early (end_action is None: no result): the lobby says so, or the table loses its buttons and
+        a note says no result counts. Whether the game had started is known only before cancelling."""
+        started = record.status != "lobby"
+        record = await self.bot.sessions.cancel(record.id)
         lang = await self._table_language(record)
         channel = self.bot.get_partial_messageable(record.channel_id)
-        if record.snapshot is not None:
+        if started:
             await self._retire(channel, record)
             await channel.send(text(lang, "channel_ended", id=record.id), allowed_mentions=NO_MENTIONS)
         elif record.message_id is not None:
@@ -321,14 +321,10 @@ class TopWordsCog(GameCog, name="TopWords"):
     async def _table(
         self, record: SessionRecord, events: list[Event], lang: Lang
     ) -> tuple[discord.Embed, list[discord.ui.Item[Any]], discord.File]:
-        view = await self.bot.sessions.view(record.id, None)
-        # Whether a move was just taken back is public (the table saw it) but not in the view; the rules'
-        # state says it, and only that is read from it.
-        state = await self.bot.sessions.state(record.id)
-        restorable = getattr(state, "taken_back", None) is not None
+        view = await self.bot.sessions.view(record.id, None)  # it says which buttons the rules offer
         closes = self.bot.sessions.deadline(record, "vote") or self.bot.sessions.deadline(record, "final")
         embed = table.table_embed(record, view, events, lang, closes=closes)
-        items = table.table_items(record.id, view, lang, restorable=restorable)
+        items = table.table_items(record.id, view, lang)
         names = {player: record.name(player) for player in view["players"]}
         png = await asyncio.to_thread(render_board, view, names=names, lang=lang)
         return embed, items, table.board_file(png, lang)
@@ -374,7 +370,7 @@ class TopWordsCog(GameCog, name="TopWords"):
         lines = [text(lang, "played", move=table.move_text(lang, moved))]
         if result.session.options.get("mode") == "challenge":
             lines.append(text(lang, "challengeable"))
-        mine = _own_rack_event(result.events, player)
+        mine = _own_rack_event(result.private_to(player))
         if mine is not None:
             lines.append(table.rack_text(lang, {"rack": mine["rack"], "bag_count": moved["bag_count"]}))
         return "\n".join(lines)
@@ -430,13 +426,14 @@ async def answer_privately(interaction: discord.Interaction[Any], content: str, 
         await reply_private(interaction, content, **kwargs)
 
 
-def _own_rack_event(events: list[Event], player: str) -> Event | None:
-    return next((e for e in events if e.get("type") == "rack" and e.get("private_to") == player), None)
+def _own_rack_event(private: list[Event]) -> Event | None:
+    """The player's new rack, from the events told to them alone."""
+    return next((e for e in private if e.get("type") == "rack"), None)
 
 
 def _refused_move(arg: str | None) -> tuple[str, str, str, int | None]:
-    """The "WORD.E5.across.5" a refused move's button carries (5: the number the move would get; older
-    buttons carry no number)."""
+    """The "WORD.E5.across.4" a refused move's button carries (4: the moves on the board it was refused
+    on; older buttons carry no number)."""
     parts = (arg or "").split(".")
     if len(parts) == 4 and parts[3].isdigit():
         return parts[0], parts[1], parts[2], int(parts[3])
@@ -447,7 +444,8 @@ def _refused_move(arg: str | None) -> tuple[str, str, str, int | None]:
 
 
 def _move_arg(arg: str | None) -> tuple[int | None, str | None]:
-    """ "3" (the move a table button acts on) or "3.BAUM" (and the word); an older bot's bare "BAUM"."""
+    """ "3" (the board's number of moves a table button was offered on) or "3.BAUM" (and the word); an
+    older bot's bare "BAUM"."""
     if not arg:
         return None, None
     head, _, rest = arg.partition(".")

@@ -25,7 +25,6 @@ BOARD_FILE = "board.png"
 # The board or the turn changes with these (and a vote opens with its own message): the table moves to a
 # new message with a new picture, and the previous one stays in the channel, without buttons, as a record.
 NEW_MESSAGE_EVENTS = frozenset({"started", "moved", "passed", "taken_back", "vote_open", "game_over"})
-LIVE_PHASES = ("play", "final_challenge")
 
 Namer = Callable[[str], str]
 View = dict[str, Any]
@@ -40,49 +39,20 @@ def namer(record: SessionRecord) -> Namer:
     return lambda player: discord.utils.escape_markdown(record.name(player))
 
 
-# -- what may be done now -------------------------------------------------------------------------------
-
-
-def challenge_open(view: View) -> bool:
-    """Challenge mode: the last move can be challenged until the next player acts, once."""
-    pending = view["pending"]
-    return (
-        view["mode"] == "challenge"
-        and view["phase"] in LIVE_PHASES
-        and pending is not None
-        and not pending["challenged"]
-        and not pending["settled"]
-    )
-
-
-def dispute_open(view: View, restorable: bool) -> bool:
-    """A vote on the dictionary's verdict: of the last move, or of a move just taken back (`restorable`).
-
-    The mover never votes on their own move: with two players in strict mode nobody is left to vote and
-    the dictionary, which already allowed the move, decides (docs/rules/topwords.md) — no button then.
-    """
-    if view["phase"] not in LIVE_PHASES:
-        return False
-    if restorable:
-        return True
-    pending = view["pending"]
-    if pending is None or pending["settled"]:
-        return False
-    return not (view["mode"] == "strict" and len(view["players"]) <= 2)
-
-
-def disputed_move(view: View, restorable: bool) -> int:
-    """The number of the move a Dispute button acts on: the move taken back, or the last move."""
-    return len(view["history"]) + 1 if restorable else len(view["history"])
+# -- what may be done now: the rules say it in the view (`actions`, `actions_of`, `freshness`) ----------
 
 
 def disputable_words(view: View, player: str, move: int | None = None) -> list[str]:
-    """The words of the last move that `player` (not its mover) may put to the vote, in order; none when
-    `move` (the move the clicked button was for) is no longer the last one."""
-    pending = view["pending"]
-    if pending is None or pending["settled"] or pending["player"] == player or not view["history"]:
+    """The words of the last move `player` may put to the vote, in order; none when the rules offer them
+    no dispute of a word (their own move, a restore of their move taken back, nothing open) or when
+    `move` (what the clicked button was made against) is not the table's any more: the action then gets
+    the rules' answer."""
+    if move is not None and view["freshness"]["move"] != move:
         return []
-    if move is not None and view["history"][-1]["move"] != move:
+    if "dispute" not in view["actions_of"].get(player, []) or not view["history"]:
+        return []
+    taken = view["taken_back"]
+    if taken is not None and taken["player"] == player:
         return []
     return list(dict.fromkeys(word["word"] for word in view["history"][-1]["words"]))
 
@@ -253,22 +223,25 @@ def table_embed(
     return embed
 
 
-def table_items(session_id: int, view: View, lang: Lang, *, restorable: bool) -> list[discord.ui.Item[Any]]:
-    """My rack always; the vote's two buttons while a vote is open; else Challenge and Dispute when open."""
+def table_items(session_id: int, view: View, lang: Lang) -> list[discord.ui.Item[Any]]:
+    """My rack always; the vote's two buttons while a vote is open; else Challenge and Dispute when the
+    rules offer them to someone at the table (`view["actions"]`)."""
     if view["finished"]:
         return []
     items: list[discord.ui.Item[Any]] = [
         components.button(GAME, session_id, "rack", text(lang, "button_rack"), emoji="🔤")
     ]
+    offered = set(view["actions"])
+    fresh = view["freshness"]
     vote = view["vote"]
-    if vote is not None:
+    if "vote" in offered and vote is not None:
         yes, no = (
             ("button_end", "button_play_on")
             if vote["kind"] == "end"
             else ("button_allowed", "button_not_allowed")
         )
         # Each button names the vote it answers ("yes.3"): a click on an older message is refused.
-        number = vote["id"]
+        number = fresh["vote"]
         items.append(
             components.button(
                 GAME, session_id, "vote", text(lang, yes), arg=f"yes.{number}",
@@ -281,16 +254,16 @@ def table_items(session_id: int, view: View, lang: Lang, *, restorable: bool) ->
             )
         )
         return items
-    # Challenge and Dispute name the move they act on: after another move they no longer act on it.
-    if challenge_open(view):
+    # Challenge and Dispute name the board they were offered on: after another move they no longer act.
+    move = str(fresh["move"])
+    if "challenge" in offered:
         items.append(
             components.button(
                 GAME, session_id, "challenge", text(lang, "button_challenge"), emoji="❓",
-                arg=str(view["pending"]["move"]), style=discord.ButtonStyle.danger,
+                arg=move, style=discord.ButtonStyle.danger,
             )
         )  # fmt: skip
-    if dispute_open(view, restorable):
-        move = str(disputed_move(view, restorable))
+    if "dispute" in offered:
         items.append(
             components.button(GAME, session_id, "dispute", text(lang, "button_dispute"), emoji="⚖️", arg=move)
         )
@@ -298,15 +271,16 @@ def table_items(session_id: int, view: View, lang: Lang, *, restorable: bool) ->
 
 
 def word_items(session_id: int, words: list[str], move: int) -> list[discord.ui.Item[Any]]:
-    """One button per word of the last move (at most 8: the line and one across per tile): "3.BAUM"."""
+    """One button per word of the last move (at most 8: the line and one across per tile): "3.BAUM",
+    with the board's number of moves the choice was offered on."""
     return [components.button(GAME, session_id, "dispute", word, arg=f"{move}.{word}") for word in words]
 
 
 def allow_item(
     session_id: int, lang: Lang, letters: str, square: str, direction: str, move: int
 ) -> discord.ui.Item[Any]:
-    """Strict mode: the refused move, kept in the button's id with the number it would get, can be put
-    to the table's vote ("STRASSE.E10.across.5")."""
+    """Strict mode: the refused move, kept in the button's id with the number of moves on the board it was
+    refused on, can be put to the table's vote ("STRASSE.E10.across.4")."""
     return components.button(
         GAME,
         session_id,

@@ -267,6 +267,9 @@ ENGINE_DE: dict[str, str] = {
     "The table changed since you looked at it; try again on the latest message.": (
         "Der Tisch hat sich inzwischen geändert; versuche es an der neuesten Nachricht."
     ),
+    "The table has moved on since that message: use the latest one.": (
+        "Das Spiel ist seit dieser Nachricht weitergegangen: nimm die neueste."
+    ),
     "A game is already open in this channel: finish or end it first.": (
         "In diesem Kanal läuft schon ein Spiel: beende es zuerst."
     ),

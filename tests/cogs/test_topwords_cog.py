@@ -3,6 +3,7 @@ and the rule that no rack letter ever reaches the table message."""
 
 from __future__ import annotations
 
+import inspect
 import random
 import re
 from dataclasses import dataclass
@@ -11,11 +12,13 @@ from typing import Any
 import pytest
 
 from bot.engine.errors import GameError, StaleAction, WrongPhase
+from bot.engine.game import step
 from bot.games.topwords import RuleBroken, TopWords
 from bot.store import SessionRecord
 from bot.ui.components import CUSTOM_ID
+from cogs.topwords import cog as cog_module
 from cogs.topwords import table
-from cogs.topwords.cog import TopWordsCog, _move_arg, _refused_move
+from cogs.topwords.cog import TopWordsCog, _move_arg, _own_rack_event, _refused_move
 from cogs.topwords.texts import (
     COMMAND_TRANSLATIONS,
     ENGINE_DE,
@@ -71,6 +74,8 @@ class Game:
         seats = list(players)
         self.state = self.rules.new_game({"mode": mode}, seats, setup or SETUP, random.Random(1))
         self.events: list[dict[str, Any]] = [{"type": "started", "players": seats}]
+        self.private: dict[str, list[dict[str, Any]]] = {}
+        self.log: list[dict[str, Any]] = []
         names = {"ann": "Ann", "bob": "Bob_*", "cat": "Cat"}
         self.record = SessionRecord(
             id=7, guild_id=1, channel_id=2, game="topwords", status="active", host_id="ann",
@@ -78,11 +83,12 @@ class Game:
         )  # fmt: skip
 
     def act(self, player: str | None, **action: Any) -> list[dict[str, Any]]:
+        """Through the engine's step(), as live play: stale buttons are refused there."""
         if player is not None:
             action["player"] = player
-        action = self.rules.resolve_chance(self.state, action, random.Random(0))
-        applied = self.rules.apply(self.state, action)
-        self.state, self.events = applied.state, applied.events
+        _, applied = step(self.rules, self.state, 1, len(self.log), action)
+        self.state, self.events, self.private = applied.state, applied.events, applied.private
+        self.log.append(action)
         return applied.events
 
     def view(self, player: str | None = None) -> dict[str, Any]:
@@ -92,8 +98,7 @@ class Game:
         return table.table_embed(self.record, self.view(), self.events, lang, closes=closes).to_dict()
 
     def items(self, lang: str = "en") -> list[Any]:
-        restorable = self.state.taken_back is not None
-        return table.table_items(self.record.id, self.view(), lang, restorable=restorable)
+        return table.table_items(self.record.id, self.view(), lang)
 
     def labels(self, lang: str = "en") -> list[str]:
         return [item.item.label for item in self.items(lang)]
@@ -244,7 +249,8 @@ def test_no_rack_letter_ever_reaches_the_table(lang):
     rack_events = 0
     for player, action in steps:
         events = game.act(player, **action)
-        rack_events += sum(1 for e in events if e["type"] == "rack")
+        assert not [e for e in events if e["type"] == "rack"]
+        rack_events += sum(1 for told in game.private.values() for e in told if e["type"] == "rack")
         shown = embed_text(game.embed(lang))
         buttons = " ".join(f"{i.item.label} {i.item.custom_id}" for i in game.items(lang))
         assert not hidden & set(shown + buttons), (action, shown)
@@ -257,8 +263,8 @@ def test_no_rack_letter_ever_reaches_the_table(lang):
 def test_a_swap_is_announced_without_the_tile():
     game = Game()
     game.act("ann", do="place", tiles=SIEB)
-    events = game.act("bob", do="pass", swap="Q")
-    assert [e for e in events if e["type"] == "rack"][0]["returned"] == "Q"
+    game.act("bob", do="pass", swap="Q")
+    assert game.private["bob"][0]["returned"] == "Q"
     shown = game.embed()
     assert "**Bob\\_\\*** passed and swapped a tile." in shown["description"]
     assert "Q" not in embed_text(shown)
@@ -306,8 +312,9 @@ def test_a_dispute_vote_shows_the_question_and_vote_buttons():
     game.act("ann", do="place", tiles=SIEB)
     game.act("bob", do="place", tiles=BAUM)
     assert table.disputable_words(game.view(), "ann") == ["BAUM"]
-    assert table.disputable_words(game.view(), "bob") == []
+    assert table.disputable_words(game.view(), "bob") == []  # his own move: the rules say why
     assert table.disputable_words(game.view(), "ann", move=1) == []  # a button of the move before
+    assert table.disputable_words(game.view(), "ann", move=2) == ["BAUM"]
     game.act("ann", do="dispute", word="BAUM")
     shown = game.embed(closes=2_000_000_000.0)
     assert shown["title"] == "TopWords — vote"
@@ -411,6 +418,29 @@ def test_a_move_taken_back_can_be_put_to_the_vote_by_its_player():
     assert game.labels() == ["My rack"]  # the table's ruling is final: nothing to challenge or dispute
 
 
+def test_the_buttons_follow_what_the_rules_offer_in_the_view():
+    """The rules say what is open (view["actions"], from table_actions): the table draws it as it is."""
+    game = Game(mode="challenge")
+    game.act("ann", do="place", tiles=SIEB)
+    view = game.view()
+    assert view["actions"] == ["challenge", "dispute", "pass", "place", "propose_end"]
+    only_dispute = table.table_items(7, {**view, "actions": ["dispute"]}, "en")
+    assert [item.item.label for item in only_dispute] == ["My rack", "Dispute"]
+
+
+def test_the_cog_reads_views_and_private_events_never_the_rules_state():
+    source = inspect.getsource(cog_module) + inspect.getsource(table)
+    assert "sessions.state(" not in source and '"private_to"' not in source
+
+
+def test_the_movers_rack_comes_from_the_events_told_to_them_alone():
+    game = Game()
+    events = game.act("ann", do="place", tiles=SIEB)
+    assert _own_rack_event(events) is None
+    assert _own_rack_event(game.private["ann"])["rack"] == game.state.racks["ann"]
+    assert "bob" not in game.private
+
+
 # -- buttons name what they act on ------------------------------------------------------------------------
 
 
@@ -427,7 +457,11 @@ def test_challenge_and_dispute_buttons_carry_the_move_they_act_on():
     # The Challenge button of move 1, clicked after move 2: refused, move 2 is not challenged.
     with pytest.raises(StaleAction) as stale:
         game.act("ann", do="challenge", move=1)
-    assert error_text(stale.value, "de").startswith("Dieser Knopf gehört zu Zug 1")
+    assert error_text(stale.value, "en") == "The table has moved on since that message: use the latest one."
+    assert (
+        error_text(stale.value, "de")
+        == "Das Spiel ist seit dieser Nachricht weitergegangen: nimm die neueste."
+    )
     assert not game.state.challenges
     assert [i.item.custom_id for i in table.word_items(7, ["BAUM", "AB"], 2)] == [
         "topwords:7:dispute:2.BAUM",
@@ -435,12 +469,18 @@ def test_challenge_and_dispute_buttons_carry_the_move_they_act_on():
     ]
 
 
-def test_a_restore_button_carries_the_move_taken_back():
+def test_a_restore_button_carries_the_board_after_the_take_back():
+    """The move taken back leaves no move on the board: the Dispute button says 0, and the Challenge of
+    move 1 is stale."""
     game = Game(mode="challenge", bad={"SIEB": "not_a_word"})
     game.act("ann", do="place", tiles=SIEB)
     game.act("bob", do="challenge", move=1)
-    assert args(game) == {"My rack": None, "Dispute": "1"}
-    game.act("ann", do="dispute", move=1)
+    assert args(game) == {"My rack": None, "Dispute": "0"}
+    with pytest.raises(StaleAction) as stale:
+        game.act("bob", do="challenge", move=1)
+    assert "(move 0)" not in stale.value.message
+    assert table.disputable_words(game.view(), "ann", move=0) == []  # a restore names no word
+    game.act("ann", do="dispute", move=0)
     assert game.state.vote["kind"] == "restore"
 
 

@@ -181,7 +181,8 @@ async def test_the_table_buttons_survive_a_restart(
 
 
 async def test_buttons_on_older_messages_never_act_on_a_newer_move(product_bot: Any, table: Table):
-    """Each button names the move it acts on: clicked after another move, it is refused (stale_action)."""
+    """Each button names the board it was offered on: clicked after another move, it is refused
+    (stale_action)."""
     alice, bob, _ = await start_game(product_bot, table, "challenge")
     await alice.slash("topwords play", word="SIEB", square="C5", direction="across")
     first = table.last_message
@@ -193,9 +194,7 @@ async def test_buttons_on_older_messages_never_act_on_a_newer_move(product_bot: 
 
     late = await click_saved(table, alice, stale, "Challenge")
     [note] = late.followups
-    assert note.ephemeral and note.text == (
-        "⚠️ This button belongs to move 1, but the game has moved on (move 2): use the latest table message."
-    )
+    assert note.ephemeral and note.text == "⚠️ The table has moved on since that message: use the latest one."
     assert "challenged" not in board.text and board.button_labels == ["My rack", "Challenge", "Dispute"]
 
     # Two players: Bob made the move and does not vote on it, so the dictionary decides at once.
@@ -218,12 +217,9 @@ async def test_ask_the_table_from_an_older_reply_is_refused_in_german(product_bo
     tables = len([m for m in table.channel_messages() if is_table(m)])
 
     late = await bob.click(refused.message, "Den Tisch abstimmen lassen")  # the reply of move 2
-    await until(table, lambda: late.followups or "Zug 2" in late.text, "the refusal")
+    await until(table, lambda: late.followups or "weitergegangen" in late.text, "the refusal")
     shown = late.followups[0].text if late.followups else late.text
-    assert (
-        shown
-        == "⚠️ Dieser Knopf gehört zu Zug 2, das Spiel ist aber weiter (Zug 4): nimm die neueste Tisch-Nachricht."
-    )
+    assert shown == "⚠️ Das Spiel ist seit dieser Nachricht weitergegangen: nimm die neueste."
     assert len([m for m in table.channel_messages() if is_table(m)]) == tables  # no vote was opened
     assert "Bob to move" in table.last_message.text
 

@@ -1,10 +1,17 @@
-"""TopWords as a `Game`: turns, racks and bag, the dictionary, challenges, disputes and the end."""
+"""TopWords as a `Game`: turns, racks and bag, the dictionary, challenges, disputes and the end.
+
+`apply` checks an action against the state it is given and only then builds the new state: a `fork`
+that shares every list and dict the action does not change. Nothing reachable from a state is ever
+mutated, so a refused action costs no copy at all and an accepted one copies only what it changes.
+"""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import asdict
+from functools import lru_cache
 from typing import Any, Protocol
 
 from bot.engine.errors import (
@@ -17,8 +24,11 @@ from bot.engine.errors import (
     WrongPhase,
 )
 from bot.engine.game import JSON, Action, Applied, Event, Outcome, Timer, UsedWord
+from bot.engine.votes import cast, decision, everyone_voted
 from bot.games.topwords.messages import RuleBroken, refusal
 from bot.games.topwords.rules import (
+    CENTRE,
+    LETTERS,
     MAX_HEIGHT,
     RACK_PENALTY,
     RACK_SIZE,
@@ -29,6 +39,7 @@ from bot.games.topwords.rules import (
     empty_board,
     multiset_missing,
     normalise_letter,
+    on_board,
     place,
     remove_letters,
     score_placement,
@@ -36,12 +47,18 @@ from bot.games.topwords.rules import (
     stack_at,
     start_rank,
 )
-from bot.games.topwords.state import MODES, Options, State, copy_state, dump_state, load_state
+from bot.games.topwords.state import MODES, Options, State, dump_state, fork, load_state
 
 ACTIONS = frozenset(
     {"place", "pass", "challenge", "dispute", "propose_end", "vote", "close_challenge", "close_vote"}
 )
 SYSTEM_ACTIONS = frozenset({"close_challenge", "close_vote"})
+# legal_actions offers an example placement found with at most this many dictionary checks, or none:
+# the player to move can always pass, so no game waits on the search.
+EXAMPLE_CHECKS = 60
+VERDICTS_KEPT = 1 << 14  # the dictionary's verdicts on words in tiles, kept per rules object
+
+Handler = Callable[[State, str, Action, Applied], State]
 
 
 class Verdict(Protocol):
@@ -70,20 +87,52 @@ class TopWords:
 
     def __init__(self, words: Words | None) -> None:
         self.words = words
+        # Every placement asks about every word it makes or changes, most of them already on the board:
+        # the answers are kept (the words service's own are, too, behind a few more calls).
+        self._verdict = lru_cache(maxsize=VERDICTS_KEPT)(self._ask_dictionary)
+        self._handlers: dict[str, Handler] = {
+            "place": self._place,
+            "pass": self._pass,
+            "challenge": self._challenge,
+            "dispute": self._dispute,
+            "propose_end": self._propose_end,
+            "vote": self._vote,
+        }
 
     # ------------------------------------------------------------------ setup
+
+    def validate_options(self, options: Mapping[str, Any]) -> JSON:
+        """Every option with its default filled in; BadAction (both languages) naming a bad one."""
+        unknown = set(options) - set(Options.__dataclass_fields__)
+        if unknown:
+            raise refusal(BadAction, "unknown_options", names=", ".join(sorted(map(str, unknown))))
+        opts = Options(**dict(options))
+        if opts.language != "de":
+            raise refusal(BadAction, "option_language")
+        if opts.mode not in MODES:
+            raise refusal(BadAction, "option_mode", modes=", ".join(MODES))
+        if not isinstance(opts.check_words, bool):
+            raise refusal(BadAction, "option_check_words")
+        for name in ("challenge_seconds", "vote_seconds"):
+            value = getattr(opts, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise refusal(BadAction, "option_seconds", name=name)
+        if opts.check_words and self.words is None:
+            raise refusal(BadAction, "option_words_service")
+        return asdict(opts)
 
     def new_game(
         self, options: Mapping[str, Any], players: Sequence[str], setup: Mapping[str, Any], rng: random.Random
     ) -> State:
         """Start draw, shuffled bag and racks; `setup` may force first_player, board, racks and bag."""
-        opts = self._options(options)
+        opts = Options(**self.validate_options(options))
         players = list(players)
         if not self.min_players <= len(players) <= self.max_players or len(set(players)) != len(players):
             raise refusal(BadAction, "player_count", low=self.min_players, high=self.max_players)
         unknown = set(setup) - {"first_player", "racks", "bag", "board"}
         if unknown:
             raise refusal(BadAction, "setup_keys", keys=", ".join(sorted(unknown)))
+        # The state is built here, so changing its own fresh lists and dicts in place is safe.
         state = State(players=players, options=opts, scores=dict.fromkeys(players, 0))
         pool = Counter(TILE_COUNTS)
         board = empty_board()
@@ -126,32 +175,16 @@ class TopWords:
             state.start_draw, state.first_player = _start_draw(players, rng)
         rest = list(pool.elements())
         rng.shuffle(rest)
-        state.bag = bag_forced + "".join(rest)
+        bag = bag_forced + "".join(rest)
+        racks = {}
         for player in players:
-            if player not in state.racks:
-                self._draw(state, player, RACK_SIZE)
-        state.racks = {player: state.racks[player] for player in players}
+            rack = state.racks.get(player)
+            if rack is None:
+                rack, bag = bag[:RACK_SIZE], bag[RACK_SIZE:]
+            racks[player] = rack
+        state.racks, state.bag = racks, bag
         state.turn = players.index(state.first_player)
         return state
-
-    def _options(self, options: Mapping[str, Any]) -> Options:
-        unknown = set(options) - set(Options.__dataclass_fields__)
-        if unknown:
-            raise refusal(BadAction, "unknown_options", names=", ".join(sorted(unknown)))
-        opts = Options(**dict(options))
-        if opts.language != "de":
-            raise refusal(BadAction, "option_language")
-        if opts.mode not in MODES:
-            raise refusal(BadAction, "option_mode", modes=", ".join(MODES))
-        if not isinstance(opts.check_words, bool):
-            raise refusal(BadAction, "option_check_words")
-        for name in ("challenge_seconds", "vote_seconds"):
-            value = getattr(opts, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise refusal(BadAction, "option_seconds", name=name)
-        if opts.check_words and self.words is None:
-            raise refusal(BadAction, "option_words_service")
-        return opts
 
     # ------------------------------------------------------------------ the Game contract
 
@@ -161,64 +194,76 @@ class TopWords:
             action = {**action, "at": rng.randint(0, len(state.bag))}
         return action
 
+    def freshness(self, state: State) -> JSON:
+        """What a button is made against: the number of moves on the board and the open vote, if any.
+
+        The number goes back down when a move is taken back, so a Challenge on the message of that move
+        is refused (stale_action) rather than acting on whatever comes next.
+        """
+        fresh: JSON = {"move": len(state.history)}
+        if state.vote is not None:
+            fresh["vote"] = state.vote["id"]
+        return fresh
+
     def apply(self, state: State, action: Action) -> Applied:
         do = action.get("do")
-        if do not in ACTIONS:
+        if not isinstance(do, str) or do not in ACTIONS:
             raise refusal(BadAction, "unknown_action", do=repr(do))
         if state.phase == "over":
             raise refusal(GameOver, "game_over")
-        s = copy_state(state)
-        applied = Applied(s)
+        applied = Applied(state)
         if do in SYSTEM_ACTIONS:
             if action.get("player") is not None:
                 raise refusal(BadAction, "system_action", do=do)
             if do == "close_challenge":
-                self._close_challenge(s, applied)
+                applied.state = self._close_challenge(state, applied)
             else:
-                self._close_vote(s, applied)
+                applied.state = self._close_vote(state, applied)
             return applied
         player = action.get("player")
         if not isinstance(player, str):
             raise refusal(BadAction, "needs_player", do=do)
-        if player not in s.players:
+        if player not in state.players:
             raise refusal(NotAPlayer, "not_a_player", player=player)
-        if s.phase == "vote" and do != "vote":
-            raise _wrong_phase(s)
-        if do == "place":
-            self._expect_turn(s, player)
-            self._place(s, player, _tiles(action.get("tiles")), applied)
-        elif do == "pass":
-            self._expect_turn(s, player)
-            self._pass(s, player, action, applied)
-        elif do == "challenge":
-            self._challenge(s, player, action, applied)
-        elif do == "dispute":
-            self._dispute(s, player, action, applied)
-        elif do == "propose_end":
-            self._propose_end(s, player, applied)
-        else:
-            self._vote(s, player, action, applied)
+        if state.phase == "vote" and do != "vote":
+            raise _wrong_phase(state)
+        applied.state = self._handlers[do](state, player, action, applied)
         return applied
 
     def legal_actions(self, state: State, player: str) -> list[Action] | None:
-        """None for the player to move (placements are too many to list); otherwise the few open to them."""
-        if state.phase == "over" or player not in state.players:
-            return []
-        if state.phase == "vote":
-            assert state.vote is not None
-            if player in state.vote["voters"] and player not in state.vote["votes"]:
-                return [{"do": "vote", "player": player, "accept": a} for a in (True, False)]
-            return []
-        if state.phase == "play" and state.current == player:
+        """Everything `player` may do now; `place` once, with an example found cheaply (if any)."""
+        if player not in state.players:
             return None
+        kinds = self._open(state, player)
         found: list[Action] = []
-        if self._challengeable(state, player) is None:
+        if "place" in kinds:
+            tiles = self._example_tiles(state, player)
+            if tiles is not None:
+                found.append({"do": "place", "player": player, "tiles": tiles})
+        if "pass" in kinds:
+            found.append({"do": "pass", "player": player})
+            if state.bag:
+                swaps = sorted(set(state.racks[player]))
+                found += [{"do": "pass", "player": player, "swap": letter} for letter in swaps]
+        if "challenge" in kinds:
             found.append({"do": "challenge", "player": player})
-        if self._disputable(state, player) is None:
-            found.append({"do": "dispute", "player": player})
-        if state.phase == "play":
+        if "dispute" in kinds:
+            if _restoring(state, player):
+                found.append({"do": "dispute", "player": player})
+            else:
+                words = dict.fromkeys(word["word"] for word in state.history[-1]["words"])
+                found += [{"do": "dispute", "player": player, "word": word} for word in words]
+        if "propose_end" in kinds:
             found.append({"do": "propose_end", "player": player})
+        if "vote" in kinds:
+            found += [{"do": "vote", "player": player, "accept": accept} for accept in (True, False)]
         return found
+
+    def table_actions(self, state: State, player: str | None) -> frozenset[str]:
+        """What the table offers `player` (None: anyone at the table) now, for the buttons."""
+        if player is not None:
+            return frozenset(self._open(state, player))
+        return frozenset(kind for seat in state.players for kind in self._open(state, seat))
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != "over":
@@ -226,7 +271,11 @@ class TopWords:
         return Outcome(winners=_winners(state), scores=dict(state.scores))
 
     def view_for(self, state: State, player: str | None) -> JSON:
-        """The board, scores and history for all; a rack only for its owner; the bag only as a count."""
+        """The board, scores and history for all; a rack only for its owner; the bag only as a count.
+
+        It also says what the table offers (`actions`, and per player `actions_of`) and what a button must
+        carry (`freshness`): the cog reads these rather than the rules' state.
+        """
         last = state.history[-1]["tiles"] if state.history else []
         view: JSON = {
             "game": self.name,
@@ -244,14 +293,21 @@ class TopWords:
             "start_draw": [dict(round_) for round_ in state.start_draw],
             "passes": state.passes,
             "pending": None,
+            "taken_back": None,
             "vote": None,
             "finished": state.phase == "over",
             "winners": _winners(state) if state.phase == "over" else [],
             "penalties": dict(state.penalties),
             "end_reason": state.end_reason,
+            "freshness": self.freshness(state),
+            "actions": sorted(self.table_actions(state, None)),
+            "actions_of": {p: sorted(self._open(state, p)) for p in state.players},
         }
         if state.pending is not None:
             view["pending"] = {k: state.pending[k] for k in ("player", "move", "challenged", "settled")}
+        if state.taken_back is not None:
+            # Public: the table saw the tiles placed and taken back.
+            view["taken_back"] = {k: state.taken_back[k] for k in ("player", "tiles", "words")}
         if state.vote is not None:
             view["vote"] = {k: state.vote[k] for k in ("id", "kind", "by", "of", "words", "voters", "tiles")}
             view["vote"]["voted"] = sorted(state.vote["votes"])
@@ -311,6 +367,49 @@ class TopWords:
             "end_reason": state.end_reason,
         }
 
+    # ------------------------------------------------------------------ what is open
+
+    def _open(self, s: State, player: str) -> set[str]:
+        """The kinds of action `player` may take now (a placement whatever the tiles)."""
+        if s.phase == "over" or player not in s.players:
+            return set()
+        if s.phase == "vote":
+            return {"vote"} if s.vote is not None and player in s.vote["voters"] else set()
+        kinds = set()
+        if s.phase == "play":
+            kinds.add("propose_end")
+            if s.current == player:
+                kinds |= {"place", "pass"}
+        if self._challengeable(s, player) is None:
+            kinds.add("challenge")
+        if self._disputable(s, player) is None:
+            kinds.add("dispute")
+        return kinds
+
+    def _example_tiles(self, s: State, player: str) -> list[list[Any]] | None:
+        """A placement the rules accept now, looked for among one-tile moves (two tiles on the centre for
+        the first move) with at most EXAMPLE_CHECKS words checked; None when none was found so cheaply."""
+        checks = EXAMPLE_CHECKS
+        strict = s.options.mode == "strict"
+        for tiles in _candidates(s.board, s.racks[player]):
+            try:
+                scored = score_placement(s.board, tiles)
+            except RuleBroken:
+                continue
+            if strict:
+                allowed = True
+                for word in scored.words:
+                    if checks <= 0:
+                        return None
+                    checks -= 1
+                    if not self._judge(s, word.letters)[0]:
+                        allowed = False
+                        break
+                if not allowed:
+                    continue
+            return [[r, c, letter] for r, c, letter in tiles]
+        return None
+
     # ------------------------------------------------------------------ moves
 
     def _expect_turn(self, s: State, player: str) -> None:
@@ -319,20 +418,29 @@ class TopWords:
         if s.current != player:
             raise refusal(NotYourTurn, "not_your_turn", player=s.current)
 
-    def _place(self, s: State, player: str, tiles: list[Tile], applied: Applied) -> None:
+    def _place(self, state: State, player: str, action: Action, applied: Applied) -> State:
+        self._expect_turn(state, player)
+        scored, spellings = self._checked_move(state, player, _tiles(action.get("tiles")))
+        s = fork(state)
+        self._commit(s, player, scored, applied, spellings)
+        return s
+
+    def _checked_move(self, s: State, player: str, tiles: list[Tile]) -> tuple[Scored, dict[str, str]]:
+        """The placement scored, and (strict mode) the dictionary's spelling of each word; RuleBroken
+        naming the first rule broken or the first word the dictionary refuses."""
         scored = self._check_placement(s, player, tiles)
         spellings: dict[str, str] = {}
         if s.options.mode == "strict":
-            verdicts = [(w.letters, *self._judge(s, w.letters)) for w in scored.words]
-            for word, valid, reason, _ in verdicts:
+            for word in scored.words:
+                valid, reason, spelling = self._judge(s, word.letters)
                 if not valid:
-                    raise RuleBroken("invalid_word", word=word, reason=reason)
-            spellings = {word: spelling for word, _, _, spelling in verdicts}
-        self._commit(s, player, scored, applied, spellings)
+                    raise RuleBroken("invalid_word", word=word.letters, reason=reason)
+                spellings[word.letters] = spelling
+        return scored, spellings
 
     def _check_placement(self, s: State, player: str, tiles: list[Tile]) -> Scored:
         """Every rule but the dictionary; raise RuleBroken naming the first one broken."""
-        missing = multiset_missing(s.racks[player], (letter for _, _, letter in tiles))
+        missing = multiset_missing(s.racks[player], [letter for _, _, letter in tiles])
         if missing:
             raise RuleBroken("not_on_rack", letters=", ".join(missing))
         return score_placement(s.board, tiles)
@@ -353,34 +461,43 @@ class TopWords:
             return allowed, None if allowed else "voted_out", word
         if not s.options.check_words or self.words is None:
             return True, None, word
-        verdict = self.words.check_tiles(word, lang=s.options.language)
+        return self._verdict(word, s.options.language)
+
+    def _ask_dictionary(self, word: str, lang: str) -> tuple[bool, str | None, str]:
+        assert self.words is not None
+        verdict = self.words.check_tiles(word, lang=lang)
         return verdict.valid, verdict.reason, verdict.word
 
     def _commit(
         self, s: State, player: str, scored: Scored, applied: Applied, spellings: dict[str, str]
     ) -> None:
-        """Put an accepted move on the board, score it, refill the rack, pass the turn, check for the end."""
+        """Put an accepted move on the (forked) board, score it, refill the rack, pass the turn, check
+        for the end."""
         self._settle(s, applied)
         s.taken_back = None
         rack_before = s.racks[player]
-        s.board = place(s.board, scored.tiles)
-        s.racks[player] = remove_letters(rack_before, (letter for _, _, letter in scored.tiles))
+        rack = remove_letters(rack_before, [letter for _, _, letter in scored.tiles])
         # "zieht ... Ersatzbuchstaben aus dem Beutel, bis er wieder sieben auf dem Stellbrett hat"
-        drawn = self._draw(s, player, RACK_SIZE - len(s.racks[player]))
-        s.scores[player] += scored.points
+        count = max(RACK_SIZE - len(rack), 0)
+        drawn, s.bag = s.bag[:count], s.bag[count:]
+        s.racks = {**s.racks, player: rack + drawn}
+        s.board = place(s.board, scored.tiles)
+        score = s.scores[player] + scored.points
+        s.scores = {**s.scores, player: score}
+        move = len(s.history) + 1
         record: dict[str, Any] = {
-            "move": s.moves + 1,
+            "move": move,
             "player": player,
             "tiles": [[r, c, letter] for r, c, letter in scored.tiles],
-            "words": [{"word": w.letters, "points": w.points} for w in scored.words],
+            "words": [{"word": letters, "points": points} for letters, points, _ in scored.words],
             "doubled": scored.doubled,
             "bonus": scored.bonus,
             "points": scored.points,
         }
-        s.history.append(record)
+        s.history = [*s.history, record]
         s.pending = {
             "player": player,
-            "move": record["move"],
+            "move": move,
             "drawn": drawn,
             "rack_before": rack_before,
             "passes_before": s.passes,
@@ -390,8 +507,8 @@ class TopWords:
         }
         s.passes = 0
         s.turn = (s.turn + 1) % len(s.players)
-        applied.events.append({"type": "moved", **record, "score": s.scores[player], "bag_count": len(s.bag)})
-        applied.events.append(_rack_event(s, player, drawn=drawn))
+        applied.events.append({"type": "moved", **record, "score": score, "bag_count": len(s.bag)})
+        applied.tell(player, _rack_event(s, player, drawn=drawn))
         ending = self._ending(s, player)
         if ending is None:
             return
@@ -410,39 +527,35 @@ class TopWords:
             return "out"  # "Ein Spieler hat keine Buchstaben mehr (und kann ... keine nachziehen)"
         return None
 
-    def _draw(self, s: State, player: str, count: int) -> str:
-        drawn, s.bag = s.bag[: max(count, 0)], s.bag[max(count, 0) :]
-        s.racks[player] = s.racks.get(player, "") + drawn
-        return drawn
-
-    def _pass(self, s: State, player: str, action: Action, applied: Applied) -> None:
+    def _pass(self, state: State, player: str, action: Action, applied: Applied) -> State:
         """ "PASSEN": no move; the player may throw one tile into the bag and draw one blind."""
+        self._expect_turn(state, player)
         swap = action.get("swap")
-        event: Event = {"type": "passed", "player": player, "swapped": swap is not None}
+        letter, at = "", 0
         if swap is not None:
             letter = normalise_letter(swap)
-            if letter not in s.racks[player]:
+            if letter not in state.racks[player]:
                 raise RuleBroken("not_on_rack", letters=letter)
-            if not s.bag:
+            if not state.bag:
                 raise RuleBroken("bag_empty")
             at = action.get("at", 0)
-            if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= len(s.bag):
-                raise refusal(BadAction, "bad_at", size=len(s.bag))
-            self._settle(s, applied)
-            s.racks[player] = remove_letters(s.racks[player], letter)
-            s.bag = s.bag[:at] + letter + s.bag[at:]
-            drawn = self._draw(s, player, 1)
-            applied.events.append(event)
-            applied.events.append(_rack_event(s, player, drawn=drawn, returned=letter))
-        else:
-            self._settle(s, applied)
-            applied.events.append(event)
+            if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= len(state.bag):
+                raise refusal(BadAction, "bad_at", size=len(state.bag))
+        s = fork(state)
+        self._settle(s, applied)
+        applied.events.append({"type": "passed", "player": player, "swapped": swap is not None})
+        if swap is not None:
+            bag = s.bag[:at] + letter + s.bag[at:]
+            drawn, s.bag = bag[:1], bag[1:]
+            s.racks = {**s.racks, player: remove_letters(s.racks[player], letter) + drawn}
+            applied.tell(player, _rack_event(s, player, drawn=drawn, returned=letter))
         s.taken_back = None
         s.passes += 1
-        s.passes_log.append({"player": player, "after_move": s.moves, "swapped": swap is not None})
+        s.passes_log = [*s.passes_log, {"player": player, "after_move": s.moves, "swapped": swap is not None}]
         s.turn = (s.turn + 1) % len(s.players)
         if s.passes >= len(s.players):
             self._end(s, "passes", applied)  # "alle Spieler haben hintereinander einmal gepasst"
+        return s
 
     # ------------------------------------------------------------------ challenge mode
 
@@ -458,17 +571,16 @@ class TopWords:
             return "it was challenged already", "er wurde schon angezweifelt"
         return None
 
-    def _challenge(self, s: State, player: str, action: Action, applied: Applied) -> None:
+    def _challenge(self, state: State, player: str, action: Action, applied: Applied) -> State:
         """ "ANZWEIFELN": the dictionary checks the last move; a word it refuses takes the move back."""
-        _expect_move(action, s.moves)
-        why = self._challengeable(s, player)
+        why = self._challengeable(state, player)
         if why is not None:
             raise RuleBroken("nothing_to_challenge", why=why[0], why_de=why[1])
-        assert s.pending is not None
-        record = s.history[-1]
+        assert state.pending is not None
+        record = state.history[-1]
         bad = []
         for word in record["words"]:
-            valid, reason, _ = self._judge(s, word["word"])
+            valid, reason, _ = self._judge(state, word["word"])
             if not valid:
                 bad.append({"word": word["word"], "reason": reason})
         log = {
@@ -478,24 +590,29 @@ class TopWords:
             "success": bool(bad),
             "words": bad,
         }
-        s.challenges.append(log)
+        s = fork(state)
+        s.challenges = [*s.challenges, log]
         applied.events.append({"type": "challenged", **log})
         if bad:
             self._take_back(s, bad, applied)
         else:
             # A failed challenge costs nothing (our ruling); the move can no longer be challenged.
-            s.pending["challenged"] = True
+            s.pending = {**state.pending, "challenged": True}
+        return s
 
     def _take_back(self, s: State, bad: list[dict[str, Any]], applied: Applied) -> None:
         """The player removes the move's tiles; the refill goes back on top of the bag; they play again."""
         assert s.pending is not None
-        pending, record = s.pending, s.history.pop()
+        pending, record = s.pending, s.history[-1]
         player = record["player"]
+        s.history = s.history[:-1]
+        board = list(s.board)
         for r, c, _ in record["tiles"]:
-            s.board[r * SIZE + c] = s.board[r * SIZE + c][:-1]
+            board[r * SIZE + c] = board[r * SIZE + c][:-1]
+        s.board = board
         s.bag = pending["drawn"] + s.bag
-        s.racks[player] = pending["rack_before"]
-        s.scores[player] -= record["points"]
+        s.racks = {**s.racks, player: pending["rack_before"]}
+        s.scores = {**s.scores, player: s.scores[player] - record["points"]}
         s.passes = pending["passes_before"]
         s.turn = s.players.index(player)
         s.pending = None
@@ -511,23 +628,27 @@ class TopWords:
                 "words": bad,
             }
         )
-        applied.events.append(_rack_event(s, player))
+        applied.tell(player, _rack_event(s, player))
 
-    def _close_challenge(self, s: State, applied: Applied) -> None:
-        if s.phase != "final_challenge" or s.ending is None:
+    def _close_challenge(self, state: State, applied: Applied) -> State:
+        if state.phase != "final_challenge" or state.ending is None:
             raise refusal(WrongPhase, "no_window")
-        self._end(s, s.ending, applied)
+        s = fork(state)
+        self._end(s, state.ending, applied)
+        return s
 
     def _settle(self, s: State, applied: Applied) -> None:
         """The last move becomes final (the next player acts, or the game ends): record its words."""
         if s.pending is None:
             return
-        record = s.history[s.pending["move"] - 1]
+        pending = s.pending
+        record = s.history[pending["move"] - 1]
         lang = s.options.language
         for word in record["words"]:
-            spelling = s.pending["spellings"].get(word["word"]) or self._judge(s, word["word"])[2]
+            letters = word["word"]
+            spelling = pending["spellings"].get(letters) or self._judge(s, letters)[2]
             key = self.words.lemma_key(spelling, lang) if self.words is not None else spelling.lower()
-            applied.used_words.append(UsedWord(record["move"], record["player"], word["word"], key))
+            applied.used_words.append(UsedWord(pending["move"], record["player"], letters, key))
         s.pending = None
 
     # ------------------------------------------------------------------ disputes (RULES-NOTES: "by vote")
@@ -536,7 +657,7 @@ class TopWords:
         """Why `player` cannot dispute a verdict now without naming tiles (English, German), or None."""
         if s.phase not in ("play", "final_challenge"):
             return "no move is waiting", "kein Zug wartet"
-        if s.taken_back is not None and s.taken_back["player"] == player and s.phase == "play":
+        if _restoring(s, player):
             return None
         if s.pending is None or s.pending["settled"]:
             return "the last move is already final", "der letzte Zug gilt schon"
@@ -551,21 +672,20 @@ class TopWords:
             )
         return None
 
-    def _dispute(self, s: State, player: str, action: Action, applied: Applied) -> None:
+    def _dispute(self, state: State, player: str, action: Action, applied: Applied) -> State:
         """Put the dictionary's verdict to the vote of the other players."""
         vote: dict[str, Any]
         if action.get("tiles") is not None:
             # A move the dictionary refuses, proposed by its player anyway (strict mode).
-            self._expect_turn(s, player)
-            _expect_move(action, s.moves + 1)  # the number the proposed move would get
-            if s.options.mode != "strict":
+            self._expect_turn(state, player)
+            if state.options.mode != "strict":
                 why = (
                     "in challenge mode a move is placed unchecked",
                     "im Anzweifel-Modus wird ungeprüft gesetzt",
                 )
                 raise RuleBroken("nothing_to_dispute", why=why[0], why_de=why[1])
-            scored = self._check_placement(s, player, _tiles(action.get("tiles")))
-            bad = self._invalid_words(s, scored)
+            scored = self._check_placement(state, player, _tiles(action.get("tiles")))
+            bad = self._invalid_words(state, scored)
             if not bad:
                 why = ("the dictionary allows every word", "das Wörterbuch erlaubt jedes Wort")
                 raise RuleBroken("nothing_to_dispute", why=why[0], why_de=why[1])
@@ -573,19 +693,15 @@ class TopWords:
             words = [{"word": w, "reason": r} for w, r in bad]
             vote = {"kind": "allow_move", "of": player, "tiles": tiles, "words": words}
         else:
-            restore = s.taken_back is not None and s.taken_back["player"] == player and s.phase == "play"
-            # A move taken back was the last one: it had the number after the last move left on the board.
-            _expect_move(action, s.moves + 1 if restore else s.moves)
-            blocked = self._disputable(s, player)
+            blocked = self._disputable(state, player)
             if blocked is not None:
                 raise RuleBroken("nothing_to_dispute", why=blocked[0], why_de=blocked[1])
-            if restore:
-                assert s.taken_back is not None
-                taken = s.taken_back
+            if _restoring(state, player):
+                assert state.taken_back is not None
+                taken = state.taken_back
                 vote = {"kind": "restore", "of": player, "tiles": taken["tiles"], "words": taken["words"]}
             else:
-                assert s.pending is not None
-                record = s.history[-1]
+                record = state.history[-1]
                 named = action.get("word")
                 made = [w["word"] for w in record["words"]]
                 if named is not None and (not isinstance(named, str) or named.upper() not in made):
@@ -597,7 +713,9 @@ class TopWords:
                     "tiles": record["tiles"],
                     "words": [{"word": word, "reason": None}],
                 }
+        s = fork(state)
         self._open_vote(s, player, vote, applied)
+        return s
 
     def _open_vote(self, s: State, player: str, vote: dict[str, Any], applied: Applied) -> None:
         """The other players vote (RULES-NOTES: "players may dispute the dictionary's verdict by vote").
@@ -619,63 +737,67 @@ class TopWords:
         if not vote["voters"]:
             self._decide(s, applied)
 
-    def _propose_end(self, s: State, player: str, applied: Applied) -> None:
+    def _propose_end(self, state: State, player: str, action: Action, applied: Applied) -> State:
         """The rulebook's second end, "keiner der Spieler kann ... ein neues Wort bilden", as a table decision.
 
         Whether some word can still be formed cannot be decided without searching the whole dictionary,
         so a player proposes it and the game ends only if every other player agrees.
         """
-        if s.phase != "play":
-            raise _wrong_phase(s)
-        vote: dict[str, Any] = {"kind": "end", "of": player, "tiles": [], "words": []}
-        self._open_vote(s, player, vote, applied)
+        if state.phase != "play":
+            raise _wrong_phase(state)
+        s = fork(state)
+        self._open_vote(s, player, {"kind": "end", "of": player, "tiles": [], "words": []}, applied)
+        return s
 
-    def _vote(self, s: State, player: str, action: Action, applied: Applied) -> None:
-        asked = action.get("vote")  # the vote a button belongs to; left out, the open vote
+    def _vote(self, state: State, player: str, action: Action, applied: Applied) -> State:
+        """A ballot on the open vote; a changed mind replaces the earlier ballot until everyone voted."""
+        asked = action.get("vote")  # the vote a button belongs to (the engine refuses another open one)
         if asked is not None:
             asked = _int(asked, "vote")
-        if s.phase != "vote" or s.vote is None:
+        vote = state.vote
+        if state.phase != "vote" or vote is None:
             if asked is not None:
                 raise refusal(StaleAction, "vote_closed", asked=asked)
-            raise _wrong_phase(s)
-        if asked is not None and asked != s.vote["id"]:
-            raise refusal(StaleAction, "stale_vote", asked=asked, current=s.vote["id"])
+            raise _wrong_phase(state)
         accept = action.get("accept")
         if not isinstance(accept, bool):
             raise refusal(BadAction, "bad_accept")
-        if player not in s.vote["voters"]:
+        if player not in vote["voters"]:
             why = ("you raised it", "du hast sie angestoßen")
-            if player != s.vote["by"]:
+            if player != vote["by"]:
                 why = ("it is your own move", "es ist dein eigener Zug")
             raise RuleBroken("not_a_voter", why=why[0], why_de=why[1])
-        if player in s.vote["votes"]:
-            why = ("you voted already", "du hast schon abgestimmt")
-            raise RuleBroken("not_a_voter", why=why[0], why_de=why[1])
-        s.vote["votes"][player] = accept
-        applied.events.append({"type": "voted", "player": player, "vote": s.vote["id"]})
-        if len(s.vote["votes"]) == len(s.vote["voters"]):
+        ballots = cast(vote["voters"], vote["votes"], player, accept)
+        s = fork(state)
+        s.vote = {**vote, "votes": ballots}
+        applied.events.append({"type": "voted", "player": player, "vote": vote["id"]})
+        if everyone_voted(vote["voters"], ballots):
             self._decide(s, applied)
+        return s
 
-    def _close_vote(self, s: State, applied: Applied) -> None:
-        if s.phase != "vote" or s.vote is None:
+    def _close_vote(self, state: State, applied: Applied) -> State:
+        if state.phase != "vote" or state.vote is None:
             raise refusal(WrongPhase, "no_vote")
+        s = fork(state)
         self._decide(s, applied)
+        return s
 
     def _decide(self, s: State, applied: Applied) -> None:
         """Majority of the votes cast; on a tie the dictionary decides (as in Top Stop)."""
         assert s.vote is not None
         vote, s.vote = s.vote, None
         s.phase = vote["back"]
-        yes = sum(1 for v in vote["votes"].values() if v)
-        no = len(vote["votes"]) - yes
+        ballots: dict[str, bool] = vote["votes"]
+        yes = sum(1 for accept in ballots.values() if accept)
+        no = len(ballots) - yes
         words = [w["word"] for w in vote["words"]]
         kind = vote["kind"]
         if kind == "end":
             # Everyone must agree that no word can be formed; a missing vote or a no keeps the game going.
-            agreed = yes == len(vote["voters"])
+            agreed = everyone_voted(vote["voters"], ballots) and all(ballots.values())
             log = {"id": vote["id"], "kind": kind, "by": vote["by"], "of": vote["of"], "words": []}
             log.update(yes=yes, no=no, allowed=agreed)
-            s.votes.append(log)
+            s.votes = [*s.votes, log]
             applied.events.append({"type": "vote_result", **log})
             if agreed:
                 self._end(s, "no_words", applied)
@@ -683,11 +805,12 @@ class TopWords:
         # On a tie the dictionary decides. It refused a proposed move and a move it took back; in strict mode
         # it allowed a move disputed for take-back. In challenge mode that move was placed unchecked: the
         # tie (or a window closing with no vote cast) has the dictionary check the word, as strict mode would.
+        verdict = decision(ballots)
         refused: list[dict[str, Any]] = []
-        if yes != no:
-            allowed = yes > no
-            for word in words:
-                s.overrides[word] = allowed  # the table's ruling holds for the rest of the game
+        if verdict is not None:
+            allowed = verdict
+            # The table's ruling holds for the rest of the game.
+            s.overrides = {**s.overrides, **dict.fromkeys(words, allowed)}
             refused = [{"word": w, "reason": "voted_out"} for w in words]
         elif kind == "take_back" and s.options.mode == "challenge":
             for word in words:
@@ -698,25 +821,24 @@ class TopWords:
         else:
             allowed = kind == "take_back"
         log = {"id": vote["id"], "kind": kind, "by": vote["by"], "of": vote["of"], "words": words}
-        log.update(yes=yes, no=no, allowed=allowed, decided_by="players" if yes != no else "dictionary")
-        s.votes.append(log)
+        log.update(yes=yes, no=no, allowed=allowed, decided_by="dictionary" if verdict is None else "players")
+        s.votes = [*s.votes, log]
         applied.events.append({"type": "vote_result", **log})
         if kind == "take_back":
             assert s.pending is not None
             if allowed:
-                s.pending["settled"] = True
+                s.pending = {**s.pending, "settled": True}
             else:
                 self._take_back(s, refused, applied)
-        elif kind == "restore":
+            return
+        if kind == "restore":
             s.taken_back = None
-            if allowed:
-                self._place(s, vote["of"], _tiles(vote["tiles"]), applied)
-                if s.pending is not None:
-                    s.pending["settled"] = True
-        elif allowed:
-            self._place(s, vote["of"], _tiles(vote["tiles"]), applied)
+        if allowed:
+            # A proposed or restored move the table allowed is made, and is final: nothing to challenge.
+            scored, spellings = self._checked_move(s, vote["of"], _tiles(vote["tiles"]))
+            self._commit(s, vote["of"], scored, applied, spellings)
             if s.pending is not None:
-                s.pending["settled"] = True
+                s.pending = {**s.pending, "settled": True}
 
     # ------------------------------------------------------------------ the end
 
@@ -724,9 +846,8 @@ class TopWords:
         """Rack penalties ("fünf Punkte" per tile left) and the winners: the most points, ties share."""
         self._settle(s, applied)
         s.phase, s.end_reason, s.ending = "over", reason, None
-        for player in s.players:
-            s.penalties[player] = RACK_PENALTY * len(s.racks[player])
-            s.scores[player] -= s.penalties[player]
+        s.penalties = {player: RACK_PENALTY * len(s.racks[player]) for player in s.players}
+        s.scores = {player: s.scores[player] - s.penalties[player] for player in s.players}
         applied.events.append(
             {
                 "type": "game_over",
@@ -739,20 +860,39 @@ class TopWords:
         )
 
 
+def _restoring(s: State, player: str) -> bool:
+    """`player`'s move was just taken back and they have not acted since: a dispute asks to restore it."""
+    return s.phase == "play" and s.taken_back is not None and s.taken_back["player"] == player
+
+
 def _voters(s: State, raised_by: str, mover: str) -> list[str]:
     """Who votes: every player but the one who raised the question and the one whose move it is."""
     return [p for p in s.players if p not in (raised_by, mover)]
 
 
-def _expect_move(action: Action, current: int) -> None:
-    """A button on an older message names the move it was made for (`move`); when the game has moved on,
-    the click must not act on the newer move. Left out (scenarios, typed commands), the current move."""
-    asked = action.get("move")
-    if asked is None:
+def _candidates(board: Sequence[str], rack: str) -> Iterator[list[Tile]]:
+    """Cheap placements to try, in a fixed order: on an empty board two tiles across the centre, else one
+    tile on or next to each stack."""
+    letters = sorted(set(rack))
+    if not any(board):
+        row, col = min(CENTRE)
+        for a in letters:
+            for b in letters:
+                if a != b or rack.count(a) > 1:
+                    yield [(row, col, a), (row, col + 1, b)]
         return
-    asked = _int(asked, "move")
-    if asked != current:
-        raise refusal(StaleAction, "stale_move", asked=asked, current=current)
+    tried: set[tuple[int, int]] = set()
+    for index, stack in enumerate(board):
+        if not stack:
+            continue
+        r, c = divmod(index, SIZE)
+        for square in ((r, c), (r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if square in tried or not on_board(*square):
+                continue
+            tried.add(square)
+            if square != (r, c) and board[square[0] * SIZE + square[1]]:
+                continue  # a stack: tried as itself
+            yield from ([(square[0], square[1], letter)] for letter in letters)
 
 
 def _winners(s: State) -> list[str]:
@@ -761,7 +901,8 @@ def _winners(s: State) -> list[str]:
 
 
 def _rack_event(s: State, player: str, *, drawn: str = "", returned: str = "") -> Event:
-    event: Event = {"type": "rack", "player": player, "rack": s.racks[player], "private_to": player}
+    """The player's rack after a change: for `Applied.tell`, never for the table."""
+    event: Event = {"type": "rack", "player": player, "rack": s.racks[player]}
     if drawn:
         event["drawn"] = drawn
     if returned:
@@ -806,7 +947,12 @@ def _tiles(value: object) -> list[Tile]:
     """The `tiles` argument: [[row, col, "A"], …] with rows and columns 0–9 (A1 is [0, 0])."""
     tiles: list[Tile] = []
     for entry in _list(value, "tiles"):
-        if not (isinstance(entry, list | tuple) and len(entry) == 3):
+        if type(entry) not in (list, tuple) or len(entry) != 3:
             raise refusal(BadAction, "bad_tile")
-        tiles.append((_int(entry[0], "row"), _int(entry[1], "col"), normalise_letter(entry[2])))
+        row, col, letter = entry
+        if type(row) is not int or type(col) is not int:  # bool is no number either
+            row, col = _int(row, "row"), _int(col, "col")
+        tiles.append(
+            (row, col, letter if type(letter) is str and letter in LETTERS else normalise_letter(letter))
+        )
     return tiles

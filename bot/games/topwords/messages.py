@@ -108,17 +108,7 @@ OTHER_TEXTS: dict[str, tuple[str, str]] = {
     "phase_other": ("You cannot do that now.", "Das geht gerade nicht."),
     "no_window": ("No challenge window is open.", "Es ist kein Zeitfenster zum Anzweifeln offen."),
     "no_vote": ("No vote is open.", "Es läuft keine Abstimmung."),
-    # -- a click on an older message (the identity it carries is not the open move or vote)
-    "stale_move": (
-        "This button belongs to move {asked}, but the game has moved on (move {current}): "
-        "use the latest table message.",
-        "Dieser Knopf gehört zu Zug {asked}, das Spiel ist aber weiter (Zug {current}): "
-        "nimm die neueste Tisch-Nachricht.",
-    ),
-    "stale_vote": (
-        "This button belongs to vote {asked}, which is closed; the open vote is {current}.",
-        "Dieser Knopf gehört zu Abstimmung {asked}, die schon geschlossen ist; offen ist Abstimmung {current}.",
-    ),
+    # -- a vote button clicked after its vote closed (the engine refuses other stale clicks)
     "vote_closed": (
         "Vote {asked} is closed: your vote no longer counts.",
         "Abstimmung {asked} ist geschlossen: deine Stimme zählt nicht mehr.",

@@ -5,9 +5,8 @@ Every rule cites the rulebook (seeds/topwords-spielregel-de.txt) or RULES-NOTES.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot.games.topwords.messages import RuleBroken
 
@@ -68,145 +67,155 @@ def start_rank(letter: str) -> int:
     return ord(base) - ord("A")
 
 
-@dataclass(frozen=True)
-class Word:
-    """A word a move makes or changes: its letters (top of each stack), squares and stack heights."""
+class Word(NamedTuple):
+    """A word a move makes or changes: its letters (top of each stack) and its points, one per tile in
+    its stacks ("für jeden Buchstaben im Stapel einen Punkt"); flat when no square holds a stack."""
 
     letters: str
-    squares: tuple[Square, ...]
-    heights: tuple[int, ...]
-
-    @property
-    def points(self) -> int:
-        """One point per tile in the word's stacks ("für jeden Buchstaben im Stapel einen Punkt")."""
-        return sum(self.heights)
-
-    @property
-    def flat(self) -> bool:
-        return all(h == 1 for h in self.heights)
+    points: int
+    flat: bool
 
 
-@dataclass(frozen=True)
-class Scored:
+class Scored(NamedTuple):
     """A geometrically legal placement and what it scores (the dictionary is checked elsewhere)."""
 
     tiles: tuple[Tile, ...]
     words: tuple[Word, ...]
     doubled: bool
     bonus: int
-
-    @property
-    def word_points(self) -> int:
-        return sum(w.points for w in self.words)
-
-    @property
-    def points(self) -> int:
-        # RULES-NOTES: bonuses come after the doubling and are never doubled.
-        return self.word_points * (2 if self.doubled else 1) + self.bonus
+    points: int
 
 
-def _run(board: Sequence[str], new: dict[Square, str], row: int, col: int, dr: int, dc: int) -> Word:
-    """The maximal run of occupied squares through (row, col) along (dr, dc), with `new` tiles on top."""
-
-    def occupied(r: int, c: int) -> bool:
-        return on_board(r, c) and ((r, c) in new or stack_at(board, r, c) != "")
-
-    r, c = row, col
-    while occupied(r - dr, c - dc):
-        r, c = r - dr, c - dc
-    letters: list[str] = []
-    squares: list[Square] = []
-    heights: list[int] = []
-    while occupied(r, c):
-        stack = stack_at(board, r, c) + new.get((r, c), "")
-        letters.append(stack[-1])
-        squares.append((r, c))
-        heights.append(len(stack))
-        r, c = r + dr, c + dc
-    return Word("".join(letters), tuple(squares), tuple(heights))
+def _run(board: Sequence[str], new: dict[int, str], index: int, across: bool) -> Word | None:
+    """The maximal run of occupied squares through square `index`, across or down, with `new` tiles (by
+    square index) on top; None for a single square."""
+    if across:
+        step, low = 1, index - index % SIZE
+        high = low + SIZE - 1
+    else:
+        step, low = SIZE, index % SIZE
+        high = low + SIZE * (SIZE - 1)
+    start = index
+    while start - step >= low and (board[start - step] or start - step in new):
+        start -= step
+    end = index
+    while end + step <= high and (board[end + step] or end + step in new):
+        end += step
+    if start == end:
+        return None  # a run of one letter is no word
+    letters = ""
+    points = 0
+    for square in range(start, end + 1, step):
+        stack = board[square]
+        if square in new:
+            stack += new[square]
+        letters += stack[-1]
+        points += len(stack)
+    return Word(letters, points, points == len(letters))
 
 
 def score_placement(board: Sequence[str], tiles: Sequence[Tile]) -> Scored:
     """Check a placement against every rule except the dictionary and score it; raise RuleBroken otherwise.
 
-    `tiles` are (row, col, letter) with normalised letters; the rack is checked by the caller.
+    `tiles` are (row, col, letter) with normalised letters; the rack is checked by the caller. Squares are
+    indexed row * SIZE + col here: this runs for every placement tried, legal or not.
     """
     if not tiles:
         raise RuleBroken("no_tiles")
-    new: dict[Square, str] = {}
+    new: dict[int, str] = {}
     for row, col, letter in tiles:
-        if not on_board(row, col):
+        if not (0 <= row < SIZE and 0 <= col < SIZE):
             raise RuleBroken("off_board", square=f"({row}, {col})")
-        if (row, col) in new:
+        if row * SIZE + col in new:
             # "One tile per square per move" (RULES-NOTES): a move cannot build a stack of two at once.
             raise RuleBroken("square_twice", square=square_name(row, col))
-        new[(row, col)] = letter
-    rows = {r for r, _, _ in tiles}
-    cols = {c for _, c, _ in tiles}
-    # "Wörter können nur in gerader Linie gebildet werden - senkrecht oder horizontal - niemals diagonal!"
-    if len(rows) > 1 and len(cols) > 1:
-        raise RuleBroken("not_in_line")
-    for row, col, letter in tiles:
-        stack = stack_at(board, row, col)
+        new[row * SIZE + col] = letter
+    squares = sorted(new)
+    first, last = squares[0], squares[-1]
+    across = down = False
+    if len(squares) > 1:
+        across = first // SIZE == last // SIZE
+        down = not across and all(square % SIZE == first % SIZE for square in squares)
+        # "Wörter können nur in gerader Linie gebildet werden - senkrecht oder horizontal - niemals diagonal!"
+        if not (across or down):
+            raise RuleBroken("not_in_line")
+    for square, letter in new.items():
+        stack = board[square]
         if len(stack) >= MAX_HEIGHT:
-            raise RuleBroken("stack_too_high", square=square_name(row, col), height=len(stack))
+            raise RuleBroken("stack_too_high", square=square_name(*divmod(square, SIZE)), height=len(stack))
         if stack and stack[-1] == letter:
             # "Es dürfen niemals 2 gleiche Buchstaben aufeinander gesetzt werden."
-            raise RuleBroken("same_letter", square=square_name(row, col), letter=letter)
-    across = len(rows) == 1 and len(tiles) > 1
-    down = len(cols) == 1 and len(tiles) > 1
+            raise RuleBroken("same_letter", square=square_name(*divmod(square, SIZE)), letter=letter)
+    step = 1 if across else SIZE
     # The line and the tiles already there must make one unbroken word: no empty square between new tiles.
-    if across or down:
-        (line,) = rows if across else cols
-        positions = sorted(c for _, c, _ in tiles) if across else sorted(r for r, _, _ in tiles)
-        for p in range(positions[0], positions[-1] + 1):
-            r, c = (line, p) if across else (p, line)
-            if (r, c) not in new and not stack_at(board, r, c):
-                raise RuleBroken("gap", square=square_name(r, c))
-    if tile_count(board) == 0:
+    if last - first >= len(squares) * step:
+        for square in range(first, last, step):
+            if square not in new and not board[square]:
+                raise RuleBroken("gap", square=square_name(*divmod(square, SIZE)))
+    if not any(board):
         # First move: "Mindestens ein Buchstabe muss auf einem der vier zentralen Felder liegen."
-        if not any((r, c) in CENTRE for r, c, _ in tiles):
+        if not any(divmod(square, SIZE) in CENTRE for square in squares):
             raise RuleBroken("not_centre")
-    elif not any(_touches(board, r, c) for r, c, _ in tiles):
-        # Later moves join the tiles there: next to one (Abb. 1) or stacked on one (Abb. 3).
-        raise RuleBroken("not_connected")
-    words = _words(board, new, tiles, across, down)
+    else:
+        for square in squares:
+            if _touches(board, square):
+                break
+        else:
+            # Later moves join the tiles there: next to one (Abb. 1) or stacked on one (Abb. 3).
+            raise RuleBroken("not_connected")
+    words = _words(board, new, squares, across, down)
     if not words:
         raise RuleBroken("too_short")
     # RULES-NOTES (example 6): a move's word points double only when every square of every word is flat;
     # the first move is always flat ("Der Startspieler erhält automatisch diesen Bonus").
-    doubled = all(w.flat for w in words)
-    bonus = LETTER_BONUS * sum(1 for _, _, letter in tiles if letter in BONUS_LETTERS)
-    if len(tiles) == RACK_SIZE:
-        bonus += SEVEN_BONUS
-    return Scored(tuple(tiles), tuple(words), doubled, bonus)
+    points = 0
+    doubled = True
+    for word in words:
+        points += word.points
+        doubled = doubled and word.flat
+    bonus = SEVEN_BONUS if len(tiles) == RACK_SIZE else 0
+    for letter in new.values():
+        if letter in BONUS_LETTERS:
+            bonus += LETTER_BONUS
+    # RULES-NOTES: bonuses come after the doubling and are never doubled.
+    return Scored(tuple(tiles), tuple(words), doubled, bonus, points * (2 if doubled else 1) + bonus)
 
 
-def _touches(board: Sequence[str], row: int, col: int) -> bool:
-    if stack_at(board, row, col):
-        return True
-    return any(
-        on_board(row + dr, col + dc) and stack_at(board, row + dr, col + dc)
-        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+def _touches(board: Sequence[str], square: int) -> bool:
+    """A stack on the square or on a square next to it."""
+    col = square % SIZE
+    return bool(
+        board[square]
+        or (square >= SIZE and board[square - SIZE])
+        or (square < SIZE * (SIZE - 1) and board[square + SIZE])
+        or (col > 0 and board[square - 1])
+        or (col < SIZE - 1 and board[square + 1])
     )
 
 
 def _words(
-    board: Sequence[str], new: dict[Square, str], tiles: Sequence[Tile], across: bool, down: bool
+    board: Sequence[str], new: dict[int, str], squares: list[int], across: bool, down: bool
 ) -> list[Word]:
-    """Every word of two or more letters along and across the placed tiles; the main word first."""
-    words: list[Word] = []
-    if across or down:
-        r0, c0, _ = tiles[0]
-        words.append(_run(board, new, r0, c0, *((0, 1) if across else (1, 0))))
-        cross = (1, 0) if across else (0, 1)
-        for r, c, _ in sorted(tiles):
-            words.append(_run(board, new, r, c, *cross))
-    else:
-        r, c, _ = tiles[0]
-        words = [_run(board, new, r, c, 0, 1), _run(board, new, r, c, 1, 0)]
-    # Words merely touched score nothing; a run of one letter is no word.
-    return [w for w in words if len(w.letters) >= 2]
+    """Every word of two or more letters along and across the placed tiles; the main word first.
+    Words merely touched score nothing; a cross word is looked for only where a neighbour is occupied."""
+    if not (across or down):
+        runs = [_run(board, new, squares[0], True), _run(board, new, squares[0], False)]
+        return [w for w in runs if w is not None]
+    main = _run(board, new, squares[0], across)
+    words = [] if main is None else [main]
+    for square in squares:
+        if across:
+            crossed = (square >= SIZE and board[square - SIZE]) or (
+                square < SIZE * (SIZE - 1) and board[square + SIZE]
+            )
+        else:
+            col = square % SIZE
+            crossed = (col > 0 and board[square - 1]) or (col < SIZE - 1 and board[square + 1])
+        if crossed:
+            word = _run(board, new, square, not across)
+            if word is not None:
+                words.append(word)
+    return words
 
 
 def place(board: Sequence[str], tiles: Iterable[Tile]) -> Board:
@@ -219,19 +228,17 @@ def place(board: Sequence[str], tiles: Iterable[Tile]) -> Board:
 
 def multiset_missing(rack: str, letters: Iterable[str]) -> str:
     """The letters not covered by `rack` (as a multiset), in order; "" when the rack holds them all."""
-    left = Counter(rack)
-    missing = []
+    missing = ""
     for letter in letters:
-        if left[letter]:
-            left[letter] -= 1
+        if letter in rack:
+            rack = rack.replace(letter, "", 1)
         else:
-            missing.append(letter)
-    return "".join(missing)
+            missing += letter
+    return missing
 
 
 def remove_letters(rack: str, letters: Iterable[str]) -> str:
     """`rack` without one occurrence of each letter (the caller made sure they are there)."""
-    out = list(rack)
     for letter in letters:
-        out.remove(letter)
-    return "".join(out)
+        rack = rack.replace(letter, "", 1)
+    return rack

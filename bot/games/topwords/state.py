@@ -1,4 +1,4 @@
-"""The TopWords state: plain data that round-trips through JSON exactly."""
+"""The TopWords state: plain data that orjson serialises as it is and that round-trips through JSON exactly."""
 
 from __future__ import annotations
 
@@ -24,7 +24,11 @@ class Options:
 
 @dataclass
 class State:
-    """Everything about one game. Records (history, pending, vote, …) are JSON objects as stored."""
+    """Everything about one game. Records (history, pending, vote, …) are JSON objects as stored.
+
+    A state is never changed once built: `apply` makes a new one that shares every list and dict it does
+    not change with the state it came from (see `fork`), so nothing here may be mutated in place.
+    """
 
     players: list[str]
     options: Options = field(default_factory=Options)
@@ -58,15 +62,19 @@ class State:
         return len(self.history)
 
 
+def fork(state: State) -> State:
+    """A new State sharing every field's value with `state`: the caller replaces, never mutates, the
+    lists and dicts it changes. Far cheaper than a deep copy, which cost most of a move's time."""
+    new = object.__new__(State)
+    new.__dict__.update(state.__dict__)
+    return new
+
+
 def dump_state(state: State) -> dict[str, Any]:
     return asdict(state)
 
 
 def load_state(data: dict[str, Any]) -> State:
-    data = copy.deepcopy(data)
+    data = copy.deepcopy(data)  # the state must share nothing with the caller's data
     options = Options(**data.pop("options"))
     return State(options=options, **data)
-
-
-def copy_state(state: State) -> State:
-    return copy.deepcopy(state)

@@ -38,8 +38,9 @@ def test_pass_with_swap_returns_one_tile_and_draws_one_blind():
     assert table.tiles() == 100
     public = table.events("passed")[0]
     assert public == {"type": "passed", "player": "ann", "swapped": True}  # the letters stay secret
-    (private,) = table.events("rack")
-    assert private["private_to"] == "ann" and private["returned"] == "X" and private["drawn"] == "Q"
+    assert not table.events("rack")
+    (private,) = table.last.private["ann"]
+    assert private == {"type": "rack", "player": "ann", "rack": "SIEBYZQ", "drawn": "Q", "returned": "X"}
 
 
 def test_swap_position_is_chance_filled_in_by_resolve_chance():
@@ -148,12 +149,15 @@ def test_view_shows_own_rack_only_and_hides_the_bag():
     assert table.state.bag[:10] not in json.dumps(spectator)
 
 
-def test_events_with_a_rack_are_private_to_its_player():
+def test_a_rack_is_told_only_to_its_player():
+    """Hidden information (DESIGN.md): the new rack and the tiles drawn are a private event of the mover;
+    the public events carry neither."""
     table = examples_table()
     applied = table.do("place", "bob", tiles=EXAMPLES[0])
-    for event in applied.events:
-        if "rack" in event or "drawn" in event:
-            assert event["private_to"] == "bob"
+    assert all(not {"rack", "drawn", "private_to"} & set(event) for event in applied.events)
+    assert list(applied.private) == ["bob"]
+    (rack,) = applied.private["bob"]
+    assert rack == {"type": "rack", "player": "bob", "rack": "LNAGELO", "drawn": "ELO"}
     moved = table.events("moved")[0]
     assert moved["points"] == 8 and moved["words"] == [{"word": "BAUM", "points": 4}]
 
@@ -182,10 +186,19 @@ def test_apply_never_mutates_the_state():
     assert json.dumps(table.game.dump(state), sort_keys=True) == before
 
 
-def test_legal_actions_none_for_the_mover_few_for_others():
-    table = Table()
-    assert table.game.legal_actions(table.state, "ann") is None
-    assert table.game.legal_actions(table.state, "bob") == [{"do": "propose_end", "player": "bob"}]
+def test_legal_actions_list_what_each_player_may_do():
+    """The mover: a placement (one example), a pass and a pass with each tile to swap; the others may
+    propose to end; someone not playing gets None."""
+    table = Table(setup={"first_player": "ann", "racks": {"ann": "SIEBACD"}})
+    mine = table.game.legal_actions(table.state, "ann")
+    assert mine[0]["do"] == "place" and mine[1:] == [
+        {"do": "pass", "player": "ann"},
+        *({"do": "pass", "player": "ann", "swap": letter} for letter in "ABCDEIS"),
+        {"do": "propose_end", "player": "ann"},
+    ]
+    table.do("place", "ann", tiles=mine[0]["tiles"])  # the example is a legal move
+    assert table.game.legal_actions(table.state, "ann") == [{"do": "propose_end", "player": "ann"}]
+    assert table.game.legal_actions(table.state, "zed") is None
     assert table.game.timers(table.state) == []
     assert table.game.outcome(table.state) is None
 

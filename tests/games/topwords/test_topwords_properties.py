@@ -60,10 +60,11 @@ def test_tiles_are_conserved_through_random_legal_games(seed, players, mode):
             continue
         accepted += 1
         assert table.last is not None
+        # Hidden information goes only to its owner (DESIGN.md): any rack or tile drawn is private.
         for event in table.last.events:
-            # Hidden information goes only to its owner (DESIGN.md): any rack or tile drawn is private.
-            if {"rack", "racks", "drawn", "returned"} & set(event):
-                assert event.get("private_to") == event["player"], event
+            assert not {"rack", "racks", "drawn", "returned"} & set(event), event
+        for player, events in table.last.private.items():
+            assert all(event["player"] == player for event in events)
         state = table.state
         everything = Counter("".join(state.board) + "".join(state.racks.values()) + state.bag)
         assert everything == Counter(TILE_COUNTS)

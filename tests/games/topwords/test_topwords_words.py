@@ -44,10 +44,13 @@ def test_challenge_mode_places_unchecked_until_challenged():
     assert record["words"][0]["word"] == "RAT"
     assert table.game.legal_actions(table.state, "bob") == [
         {"do": "challenge", "player": "bob"},
-        {"do": "dispute", "player": "bob"},
+        {"do": "dispute", "player": "bob", "word": "RAT"},
+        {"do": "dispute", "player": "bob", "word": "ER"},
         {"do": "propose_end", "player": "bob"},
     ]
-    assert table.game.legal_actions(table.state, "ann") is None  # to move: may also challenge first
+    assert table.game.legal_actions(table.state, "cat") == [{"do": "propose_end", "player": "cat"}]
+    # ann is to move, and may also challenge first
+    assert {"do": "challenge", "player": "ann"} in table.game.legal_actions(table.state, "ann")
 
 
 def test_successful_challenge_takes_the_move_back():
@@ -249,10 +252,12 @@ def test_the_final_window_allows_a_dispute_and_returns_to_it():
     board, racks = _endgame()
     table = Table(("ann", "bob", "cat"), words=StubWords(), mode="challenge", setup=_setup(board, racks))
     table.place("ann", [[2, 0, "E"], [2, 1, "R"]])
+    made = [word["word"] for word in table.state.history[-1]["words"]]
+    assert made[0] == "ER"
     assert table.game.legal_actions(table.state, "bob") == [
         {"do": "challenge", "player": "bob"},
-        {"do": "dispute", "player": "bob"},
-    ]
+        *({"do": "dispute", "player": "bob", "word": word} for word in made),
+    ]  # the final window: no propose_end, no placement
     table.do("dispute", "bob", word="ER")
     table.refuses(IllegalMove, "vote", "ann", accept=True)  # her own move
     table.do("vote", "cat", accept=True)
