@@ -5,11 +5,11 @@ before each of its seven moves. At each, the validations are that move and the e
 offers (both legal), and as many placements refused by the rules: rack tiles put on or next to the tiles
 there that break a rule — or, with the dictionary, make a word it does not know.
 
-Two runs, in strict mode: the dictionary checks off (the rules alone), and the real words service (its
-checks cached once every word has been seen, as in a game where the same words come up again). Each run
-prints validations per second, an anchor measured in the same run — the same validations through
-copy.deepcopy(state) + apply, which is what every action cost when apply deep-copied its input first — the
-ratio, and whether the target is met. Exit 1 when a target is missed.
+The target is for the rules alone, in strict mode with the dictionary checks off. The same run with the
+real words service (German, its answers cached once every word has been seen, as in a game where the same
+words come up again) is printed beside it. Each figure comes with an anchor measured in the same run — the
+same validations through copy.deepcopy(state) + apply, which is what every action cost when apply
+deep-copied its input first — and the ratio. Exit 1 when the target is missed.
 """
 
 from __future__ import annotations
@@ -101,16 +101,18 @@ def rate(run: Callable[[State, dict[str, Any]], object], work: list[Validation],
     return done / (time.perf_counter() - start)
 
 
-def measure(label: str, game: TopWords) -> bool:
+def measure(label: str, game: TopWords, target: int | None) -> bool:
+    """Print one figure with its anchor; whether it meets `target` (None: printed for reference)."""
     work, legal = validations(game)
     rate(game.apply, work, 0.2)  # warm up (and fill the dictionary's cache)
     figure = rate(game.apply, work, SECONDS)
     anchor = rate(lambda state, action: game.apply(copy.deepcopy(state), action), work, SECONDS / 2)
-    ok = figure >= TARGET
+    ok = target is None or figure >= target
+    verdict = "for reference" if target is None else f"target ≥ {target:,} {'OK' if ok else 'MISS'}"
     print(
-        f"TopWords placements validated through apply, {label}: {figure:,.0f}/s "
-        f"({legal} legal + {len(work) - legal} refused at 7 positions; target ≥ {TARGET:,}) "
-        f"{'OK' if ok else 'MISS'}; anchor deepcopy + apply {anchor:,.0f}/s; ratio {figure / anchor:.1f}×"
+        f"TopWords placements validated through apply, {label}: {figure:,.0f}/s ({verdict}); "
+        f"anchor deepcopy + apply {anchor:,.0f}/s; ratio {figure / anchor:.1f}× "
+        f"({legal} legal + {len(work) - legal} refused at {len(OPENING)} positions)"
     )
     return ok
 
@@ -118,11 +120,9 @@ def measure(label: str, game: TopWords) -> bool:
 def main() -> int:
     from bot.words import WordService
 
-    results = [
-        measure("dictionary off", TopWords(None)),
-        measure("real words service (strict, cached checks)", TopWords(WordService())),
-    ]
-    return 0 if all(results) else 1
+    met = measure("dictionary checks off", TopWords(None), TARGET)
+    measure("real words service (cached)", TopWords(WordService()), None)
+    return 0 if met else 1
 
 
 if __name__ == "__main__":

@@ -86,35 +86,33 @@ class Scored(NamedTuple):
     points: int
 
 
-def _run(board: Sequence[str], new: dict[int, str], index: int, across: bool) -> Word | None:
-    """The maximal run of occupied squares through square `index`, across or down, with `new` tiles (by
-    square index) on top; None for a single square."""
+def _run(board: Board, new: list[tuple[int, str]], first: int, last: int, across: bool) -> Word | None:
+    """The word along a line (across or down) through squares `first`…`last`, stretched over the tiles
+    lying next to them, with the `new` (square, letter) tiles of that line on top; None for one square.
+
+    New tiles lie only between `first` and `last` (the gap rule), so only the board is looked at beyond.
+    """
     if across:
-        step, low = 1, index - index % SIZE
+        step, low = 1, first - first % SIZE
         high = low + SIZE - 1
     else:
-        step, low = SIZE, index % SIZE
+        step, low = SIZE, first % SIZE
         high = low + SIZE * (SIZE - 1)
-    start = index
-    while start - step >= low and (board[start - step] or start - step in new):
+    start, end = first, last
+    while start - step >= low and board[start - step]:
         start -= step
-    end = index
-    while end + step <= high and (board[end + step] or end + step in new):
+    while end + step <= high and board[end + step]:
         end += step
     if start == end:
         return None  # a run of one letter is no word
-    letters = ""
-    points = 0
-    for square in range(start, end + 1, step):
-        stack = board[square]
-        if square in new:
-            stack += new[square]
-        letters += stack[-1]
-        points += len(stack)
-    return Word(letters, points, points == len(letters))
+    stacks = board[start : end + 1 : step]
+    for square, letter in new:
+        stacks[(square - start) // step] += letter
+    points = sum(map(len, stacks))
+    return Word("".join([stack[-1] for stack in stacks]), points, points == len(stacks))
 
 
-def score_placement(board: Sequence[str], tiles: Sequence[Tile]) -> Scored:
+def score_placement(board: Board, tiles: Sequence[Tile]) -> Scored:
     """Check a placement against every rule except the dictionary and score it; raise RuleBroken otherwise.
 
     `tiles` are (row, col, letter) with normalised letters; the rack is checked by the caller. Squares are
@@ -181,7 +179,7 @@ def score_placement(board: Sequence[str], tiles: Sequence[Tile]) -> Scored:
     return Scored(tuple(tiles), tuple(words), doubled, bonus, points * (2 if doubled else 1) + bonus)
 
 
-def _touches(board: Sequence[str], square: int) -> bool:
+def _touches(board: Board, square: int) -> bool:
     """A stack on the square or on a square next to it."""
     col = square % SIZE
     return bool(
@@ -193,15 +191,15 @@ def _touches(board: Sequence[str], square: int) -> bool:
     )
 
 
-def _words(
-    board: Sequence[str], new: dict[int, str], squares: list[int], across: bool, down: bool
-) -> list[Word]:
+def _words(board: Board, new: dict[int, str], squares: list[int], across: bool, down: bool) -> list[Word]:
     """Every word of two or more letters along and across the placed tiles; the main word first.
     Words merely touched score nothing; a cross word is looked for only where a neighbour is occupied."""
+    first = squares[0]
     if not (across or down):
-        runs = [_run(board, new, squares[0], True), _run(board, new, squares[0], False)]
+        tile = [(first, new[first])]
+        runs = [_run(board, tile, first, first, True), _run(board, tile, first, first, False)]
         return [w for w in runs if w is not None]
-    main = _run(board, new, squares[0], across)
+    main = _run(board, sorted(new.items()), first, squares[-1], across)
     words = [] if main is None else [main]
     for square in squares:
         if across:
@@ -212,7 +210,7 @@ def _words(
             col = square % SIZE
             crossed = (col > 0 and board[square - 1]) or (col < SIZE - 1 and board[square + 1])
         if crossed:
-            word = _run(board, new, square, not across)
+            word = _run(board, [(square, new[square])], square, square, not across)
             if word is not None:
                 words.append(word)
     return words
