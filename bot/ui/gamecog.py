@@ -248,8 +248,9 @@ class GameCog(commands.Cog):
         record = await self.bot.sessions.session(session_id)
         if not self.may_manage(interaction, record):
             raise NotAPlayer("Only the host or a member with Manage Server can cancel this game.")
+        was_lobby = record.status == "lobby"
         record = await self.bot.sessions.cancel(session_id)
-        if record.snapshot is None:
+        if was_lobby:
             lang = await self.lobby_language(record)
             note = lobby_text(lang, "cancelled_by", who=mention(str(interaction.user.id)))
             await self._show_lobby(interaction, record, note)

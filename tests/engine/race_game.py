@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from bot.engine.errors import BadAction, GameOver, NotYourTurn
+from bot.engine.errors import BadAction, GameOver, NotAPlayer, NotYourTurn
 from bot.engine.game import Action, Applied, Outcome, Timer
 
 
@@ -32,6 +32,8 @@ class RaceGame:
     action_names = frozenset({"roll", "skip", "note"})
 
     def validate_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        if set(options) - {"target"}:
+            raise BadAction(f"unknown options: {sorted(set(options) - {'target'})}")
         target = options.get("target", 10)
         if isinstance(target, bool) or not isinstance(target, int) or target < 1:
             raise BadAction("target must be a positive number")
@@ -56,8 +58,12 @@ class RaceGame:
         if self.outcome(state) is not None:
             raise GameOver("the race is over")
         current = state.players[state.turn % len(state.players)]
+        if action["do"] in ("note", "roll") and action.get("player") not in state.players:
+            raise NotAPlayer("a player's action needs a seated player")
         if action["do"] == "note":
-            notes = {**state.notes, action["player"]: str(action["text"])}
+            if not isinstance(action.get("text"), str):
+                raise BadAction("a note is text")
+            notes = {**state.notes, action["player"]: action["text"]}
             applied = Applied(replace(state, notes=notes))
             applied.tell(action["player"], {"type": "noted", "text": notes[action["player"]]})
             return applied
@@ -67,7 +73,9 @@ class RaceGame:
             refusal = NotYourTurn(f"it is {current}'s turn")
             refusal.message_de = f"{current} ist am Zug"  # type: ignore[attr-defined]  # a game's own German text
             raise refusal
-        roll = int(action["roll"])
+        roll = action.get("roll")
+        if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= 6:
+            raise BadAction("a roll is a number from 1 to 6")
         scores = {**state.scores, current: state.scores[current] + roll}
         record = {"player": current, "roll": roll}
         new = replace(state, scores=scores, turn=state.turn + 1, history=[*state.history, record])
