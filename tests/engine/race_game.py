@@ -68,6 +68,8 @@ class RaceGame:
             applied.tell(action["player"], {"type": "noted", "text": notes[action["player"]]})
             return applied
         if action["do"] == "skip":
+            if action.get("player") is not None:
+                raise BadAction("only the turn timer skips a turn")
             return Applied(replace(state, turn=state.turn + 1), [{"type": "skipped", "player": current}])
         if action.get("player") != current:
             refusal = NotYourTurn(f"it is {current}'s turn")
