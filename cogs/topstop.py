@@ -280,7 +280,7 @@ class TopStop(GameCog, name="Top Stop"):
             interaction, session_id, {"do": "submit", "words": words, **_round_of(arg)}
         )
         mine: list[str] = next(
-            (e["words"] for e in result.events if e.get("private_to") == str(interaction.user.id)), []
+            (e["words"] for e in result.private_to(str(interaction.user.id)) if e.get("type") == "your_words"), []
         )
         text = f"**{_words_text(mine)}**" if mine else "no words"
         await interaction.followup.send(

@@ -22,11 +22,14 @@ from tests.engine.race_game import RaceGame, RaceState
 
 
 class FragileRace(RaceGame):
-    """RaceGame, whose `note` also reads its text as a string without checking it."""
+    """RaceGame that reads its arguments without checking them first, as a careless game would."""
 
     def apply(self, state: RaceState, action: Action) -> Applied:
-        if action["do"] == "note":
-            action["text"].strip()  # AttributeError for a number
+        if action["do"] == "roll":
+            action = {**action, "roll": int(action["roll"])}  # ValueError, TypeError
+        elif action["do"] == "note":
+            action["player"]  # KeyError without a player
+            action["text"].strip()  # KeyError without text, AttributeError for a number
         return super().apply(state, action)
 
 

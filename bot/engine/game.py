@@ -179,7 +179,12 @@ def check_action(game: Game, state: Any, action: Action) -> None:
     if not isinstance(name, str) or name not in game.action_names:
         raise BadAction(f"Unknown {game.name} action {name!r}.")
     for key, current in game.freshness(state).items():
-        if key in action and action[key] != current:
+        if key not in action:
+            continue
+        made_against = action[key]
+        if type(made_against) is not type(current):  # bool is not int here: True is no round number
+            raise BadAction(f"{key} must be a {type(current).__name__}, as the table's buttons send it.")
+        if made_against != current:
             raise StaleAction("The table has moved on since that message: use the latest one.")
 
 

@@ -6,7 +6,7 @@ import copy
 import random
 import string
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from bot.engine.errors import (
@@ -19,6 +19,7 @@ from bot.engine.errors import (
     WrongPhase,
 )
 from bot.engine.game import JSON, Action, Applied, Event, Outcome, Timer, UsedWord
+from bot.engine.votes import cast, everyone_voted
 from bot.games.topstop.judging import Lexicon, WordsService, judge_lists
 from bot.games.topstop.output import history, view
 from bot.games.topstop.state import (
@@ -54,6 +55,7 @@ class _Step:
 
     events: list[Event] = field(default_factory=list)
     used_words: list[UsedWord] = field(default_factory=list)
+    private: list[tuple[str, Event]] = field(default_factory=list)  # (player, event) for that player only
 
 
 Handler = Callable[[TopStopState, Action, _Step], None]
@@ -91,11 +93,7 @@ class TopStop:
         self, options: Mapping[str, Any], players: Sequence[str], setup: Mapping[str, Any], rng: random.Random
     ) -> TopStopState:
         seats = _check_players(players, self.min_players, self.max_players)
-        opts = _parse_options(options, len(seats))
-        if opts.check_words and self.words is None:
-            raise BadAction(
-                "Top Stop needs the words service to check words (or the option check_words: false)."
-            )
+        opts = self._options(options, len(seats))
         unknown = set(setup) - {"first_player"}
         if unknown:
             raise BadAction(f"Unknown setup for Top Stop: {', '.join(sorted(unknown))}.")
@@ -116,6 +114,33 @@ class TopStop:
             raise BadAction(f"setup.first_player {first!r} is not one of the players.")
         return state
 
+    def validate_options(self, options: Mapping[str, Any]) -> JSON:
+        """The options with their defaults; `target` stays out unless given (it follows the player count)."""
+        checked = asdict(self._options(options, self.min_players))
+        if "target" not in options:
+            del checked["target"]
+        return checked
+
+    def _options(self, options: Mapping[str, Any], player_count: int) -> Options:
+        opts = _parse_options(options, player_count)
+        if opts.check_words and self.words is None:
+            raise BadAction(
+                "Top Stop needs the words service to check words (or the option check_words: false)."
+            )
+        return opts
+
+    def freshness(self, state: TopStopState) -> JSON:
+        """Buttons name their round (0: the first spin) and, while one is open, their dispute vote."""
+        fresh: JSON = {"round": current_round_number(state)}
+        if state.phase == REVIEW and state.round.dispute is not None:
+            fresh["dispute"] = state.round.dispute.number
+        return fresh
+
+    def table_actions(self, state: TopStopState, player: str | None) -> frozenset[str]:
+        if player is None:
+            return frozenset()
+        return frozenset(action["do"] for action in self.legal_actions(state, player) or [])
+
     def resolve_chance(self, state: TopStopState, action: Action, rng: random.Random) -> Action:
         """A spin without a letter gets one of the 26 letters, uniformly."""
         if action.get("do") == "spin" and action.get("letter") is None:
@@ -131,7 +156,7 @@ class TopStop:
         if state.phase == OVER:
             raise GameOver("The game is over.")
         player = action.get("player")
-        new = copy.deepcopy(state)
+        new = _copy_for_step(state)
         result = _Step()
         if name == "end":
             self._end(new, action, result)
@@ -145,14 +170,19 @@ class TopStop:
             _check_seated(state, player)
             _check_round(state, action)
             self._player_actions[name](new, action, result)
-        return Applied(new, result.events, result.used_words)
+        applied = Applied(new, result.events, result.used_words)
+        for who, event in result.private:
+            applied.tell(who, event)
+        return applied
 
     def legal_actions(self, state: TopStopState, player: str) -> list[Action] | None:
+        if player not in state.seats:
+            return None
         if state.phase == OVER or player not in state.seated:
             return []
-        if state.phase == WRITING and player in state.round.players and player != state.round.stopped_by:
-            return None  # the words to submit are free text
         actions: list[Action] = []
+        if state.phase == WRITING and player in state.round.players:
+            actions += _writing_actions(state, player)
         first_spinning = (
             state.phase == FIRST_SPIN and player in state.first_spin and not state.first_spin[player]
         )
@@ -296,7 +326,7 @@ class TopStop:
             current.respin_votes = []
             step.events.append({"type": "respin_cancelled", "player": player})
         step.events.append({"type": "submitted", "player": player, "count": len(words)})
-        step.events.append({"type": "your_words", "private_to": player, "words": list(words)})
+        step.private.append((player, {"type": "your_words", "words": list(words)}))
 
     def _stop(self, state: TopStopState, action: Action, step: _Step) -> None:
         player = action["player"]
@@ -391,7 +421,7 @@ class TopStop:
             raise IllegalMove("You raised this dispute: the other players decide.")
         if player in dispute.votes:
             raise IllegalMove("You have already voted.")
-        dispute.votes[player] = accept
+        dispute.votes = cast(dispute.voters, dispute.votes, player, accept)
         # How each player voted stays secret until the vote closes; the tally is then public.
         step.events.append(
             {
@@ -401,7 +431,7 @@ class TopStop:
                 "voters": len(dispute.voters),
             }
         )
-        if len(dispute.votes) == len(dispute.voters):
+        if everyone_voted(dispute.voters, dispute.votes):
             _close_dispute(state, step)
 
     def _leave(self, state: TopStopState, action: Action, step: _Step) -> None:
@@ -806,6 +836,39 @@ def _finish(state: TopStopState, winners: list[str], reason: str, step: _Step) -
     step.events.append(
         {"type": "game_over", "winners": list(winners), "scores": dict(state.scores), "reason": reason}
     )
+
+
+def _copy_for_step(state: TopStopState) -> TopStopState:
+    """A copy an action may change: the containers of the top level and the current round are new; earlier
+    rounds, which no action changes, are shared. (A deep copy of every round cost most of an action.)"""
+    rounds = list(state.rounds)
+    if rounds:
+        rounds[-1] = copy.deepcopy(rounds[-1])
+    return replace(
+        state,
+        scores=dict(state.scores),
+        penalties=dict(state.penalties),
+        left=list(state.left),
+        first_spin=dict(state.first_spin),
+        first_spins=list(state.first_spins),
+        rounds=rounds,
+        tiebreakers=list(state.tiebreakers),
+        winners=list(state.winners),
+    )
+
+
+def _writing_actions(state: TopStopState, player: str) -> list[Action]:
+    """While writing: the list (an example: the words are free text), STOP once written, a re-spin (FAQ 2)."""
+    current = state.round
+    if current.stopped_by == player:
+        return []
+    actions: list[Action] = [{"do": "submit", "player": player, "words": []}]
+    if current.stopped_by is None and player in current.submissions:
+        actions.append({"do": "stop", "player": player})
+    nobody_wrote = not any(words for words in current.submissions.values())
+    if current.stopped_by is None and nobody_wrote and player not in current.respin_votes:
+        actions.append({"do": "respin", "player": player})
+    return actions
 
 
 def _review_actions(current: Round, player: str) -> list[Action]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from bot.engine import votes
+
 # Phases. The rulebook's four phases per round are the spin, writing, words reveal and scoring; reveal and
 # scoring "may be done simultaneously", so the bot shows the judged lists in `review` (where players dispute
 # verdicts) and scores them when the review closes (`end_round`).
@@ -90,8 +92,7 @@ class Dispute:
     @property
     def decision(self) -> bool | None:
         """Majority of votes cast; a tie decides nothing (the verdict stays)."""
-        accept, reject = self.tally
-        return None if accept == reject else accept > reject
+        return votes.decision(self.votes)
 
 
 @dataclass

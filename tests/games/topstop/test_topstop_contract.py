@@ -93,10 +93,8 @@ def test_rule_others_words_are_hidden_while_writing() -> None:
     table = Table()
     table.do("spin", "ann", letter="P")
     applied = table.do("submit", "bob", words=["pear", "plum"])
-    public = [e for e in applied.events if "private_to" not in e]
-    private = [e for e in applied.events if "private_to" in e]
-    assert public == [{"type": "submitted", "player": "bob", "count": 2}]
-    assert private == [{"type": "your_words", "private_to": "bob", "words": ["pear", "plum"]}]
+    assert applied.events == [{"type": "submitted", "player": "bob", "count": 2}]
+    assert applied.private == {"bob": [{"type": "your_words", "words": ["pear", "plum"]}]}
     for viewer in ("ann", "cat", None):
         shown = json.dumps(table.game.view_for(table.state, viewer))
         assert "pear" not in shown and "plum" not in shown
@@ -127,7 +125,13 @@ def test_legal_actions_follow_the_phase() -> None:
     ]
     assert game.legal_actions(table.state, "bob") == [{"do": "leave", "player": "bob"}]
     table.do("spin", "ann", letter="P")
-    assert game.legal_actions(table.state, "bob") is None  # free text: the words
+    # The words are free text: an example list stands for them; no words written yet, so a re-spin is open.
+    assert game.legal_actions(table.state, "bob") == [
+        {"do": "submit", "player": "bob", "words": []},
+        {"do": "respin", "player": "bob"},
+        {"do": "leave", "player": "bob"},
+    ]
+    assert game.table_actions(table.state, "bob") == {"submit", "respin", "leave"}
     table.do("submit", "bob", words=["pear", "pear"])
     table.do("stop", "bob")
     assert game.legal_actions(table.state, "bob") == [{"do": "leave", "player": "bob"}]
@@ -141,7 +145,7 @@ def test_legal_actions_follow_the_phase() -> None:
         {"do": "vote", "player": "ann", "accept": True},
         {"do": "vote", "player": "ann", "accept": False},
     ]
-    assert game.legal_actions(table.state, "zed") == []
+    assert game.legal_actions(table.state, "zed") is None  # not seated at all
 
 
 def test_replay_output_has_the_scenario_keys() -> None:

@@ -139,7 +139,7 @@ def test_a_challenge_from_an_older_message_does_not_challenge_the_newer_move():
     table.place("cat", EXAMPLES[1])  # move 3: RAT
     error = table.refuses(StaleAction, "challenge", "ann", move=2)
     assert error.code == "stale_action" and "moved on" in error.message
-    table.refuses(StaleAction, "challenge", "ann", move="two")
+    table.refuses(BadAction, "challenge", "ann", move="two")  # not a move number at all
     table.do("challenge", "ann", move=3)
     assert table.events("taken_back")
 
