@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.engine.errors import BadAction, NotAPlayer
-from bot.engine.game import Event
+from bot.engine.errors import BadAction, NotAPlayer, StaleAction
+from bot.engine.game import STALE_MESSAGE, Event
 from bot.engine.sessions import ActResult
-from bot.games.topstop.game import MAX_WORD_LENGTH, stale_round
+from bot.games.topstop.game import MAX_WORD_LENGTH
 from bot.store import SessionRecord
 from bot.ui import components
 from bot.ui.embeds import mention, relative_time
@@ -280,7 +280,12 @@ class TopStop(GameCog, name="Top Stop"):
             interaction, session_id, {"do": "submit", "words": words, **_round_of(arg)}
         )
         mine: list[str] = next(
-            (e["words"] for e in result.private_to(str(interaction.user.id)) if e.get("type") == "your_words"), []
+            (
+                e["words"]
+                for e in result.private_to(str(interaction.user.id))
+                if e.get("type") == "your_words"
+            ),
+            [],
         )
         text = f"**{_words_text(mine)}**" if mine else "no words"
         await interaction.followup.send(
@@ -753,7 +758,7 @@ def _check_round(arg: str | None, view: dict[str, Any]) -> None:
     named = _round_of(arg).get("round")
     current = (view.get("round") or {}).get("number", 0)
     if named is not None and named != current:
-        raise stale_round(named)
+        raise StaleAction(STALE_MESSAGE)
 
 
 def _check_bounds(**values: int | None) -> None:

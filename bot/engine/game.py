@@ -19,6 +19,8 @@ Event = dict[str, Any]
 JSON = dict[str, Any]
 
 SEED_BITS = 128
+# One refusal text for a click on an earlier message, whatever the game.
+STALE_MESSAGE = "The table has moved on since that message: use the latest one."
 
 
 def new_seed() -> int:
@@ -185,7 +187,7 @@ def check_action(game: Game, state: Any, action: Action) -> None:
         if type(made_against) is not type(current):  # bool is not int here: True is no round number
             raise BadAction(f"{key} must be a {type(current).__name__}, as the table's buttons send it.")
         if made_against != current:
-            raise StaleAction("The table has moved on since that message: use the latest one.")
+            raise StaleAction(STALE_MESSAGE)
 
 
 def step(game: Game, state: Any, seed: int, version: int, action: Action) -> tuple[Action, Applied]:

@@ -14,6 +14,7 @@ import discord
 import pytest
 
 from bot.engine.errors import BadAction, StaleAction
+from bot.engine.game import STALE_MESSAGE
 from bot.engine.sessions import SessionManager
 from bot.games.topstop import TopStop as Rules
 from bot.store import SessionRecord
@@ -361,13 +362,13 @@ async def test_a_form_or_menu_button_of_another_round_is_refused_before_it_opens
     table = round_one()
     _check_round("1", table.view())
     _check_round(None, table.view())
-    with pytest.raises(StaleAction, match="^That button belongs to the first spin; use the latest message"):
+    with pytest.raises(StaleAction, match="^The table has moved on since that message"):
         _check_round("0", table.view())
     table.act(None, do="end_writing")
     table.act(None, do="end_round")
     with pytest.raises(StaleAction) as caught:
         _check_round("1", table.view())
-    assert caught.value.message == "That button belongs to round 1; use the latest message."
+    assert caught.value.message == STALE_MESSAGE
 
 
 async def test_the_dispute_menu_fits_discords_limits_for_values_and_labels() -> None:

@@ -549,10 +549,12 @@ async def test_a_button_of_the_previous_round_is_refused_and_changes_nothing(
     await game.write(alice, board, mine)  # alice may call STOP in round two: only round one's button is stale
 
     await refused(
-        game, click_as_drawn(alice, drawn, "STOP!"), "That button belongs to round 1; use the latest message."
+        game,
+        click_as_drawn(alice, drawn, "STOP!"),
+        "The table has moved on since that message: use the latest one.",
     )
     assert "called STOP" not in board.text and "STOP!" in board.button_labels
-    await refused(game, click_as_drawn(bob, drawn, "Write my words"), "That button belongs to round 1")
+    await refused(game, click_as_drawn(bob, drawn, "Write my words"), "The table has moved on")
     assert bob.modal is None
     stopped = await alice.click(board, "STOP!")  # the latest message's button works
     assert stopped.kind == "update" and "**Alice** called STOP!" in board.text

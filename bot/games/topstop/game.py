@@ -18,7 +18,7 @@ from bot.engine.errors import (
     StaleAction,
     WrongPhase,
 )
-from bot.engine.game import JSON, Action, Applied, Event, Outcome, Timer, UsedWord
+from bot.engine.game import JSON, STALE_MESSAGE, Action, Applied, Event, Outcome, Timer, UsedWord
 from bot.engine.votes import cast, everyone_voted
 from bot.games.topstop.judging import Lexicon, WordsService, judge_lists
 from bot.games.topstop.output import history, view
@@ -168,7 +168,6 @@ class TopStop:
             if player is None:
                 raise BadAction(f"{name} needs a player.")
             _check_seated(state, player)
-            _check_round(state, action)
             self._player_actions[name](new, action, result)
         applied = Applied(new, result.events, result.used_words)
         for who, event in result.private:
@@ -411,10 +410,7 @@ class TopStop:
             if isinstance(wanted, bool) or not isinstance(wanted, int):
                 raise BadAction("dispute is the number of the vote within its round.")
             if dispute is None or dispute.number != wanted:
-                raise StaleAction(
-                    f"That button belongs to vote {wanted} of round {current.number}, which is closed; "
-                    "use the latest message."
-                )
+                raise StaleAction(STALE_MESSAGE)  # the vote it names has closed
         if dispute is None:
             raise IllegalMove("No vote is open.")
         if player not in dispute.voters:
@@ -672,26 +668,9 @@ def _seconds_option(options: Mapping[str, Any], key: str, default: float) -> flo
     return float(value)
 
 
-def stale_round(number: int) -> StaleAction:
-    """The refusal of a button (or form) of another round than the current one; 0 is the first spin."""
-    where = "the first spin" if number == 0 else f"round {number}"
-    return StaleAction(f"That button belongs to {where}; use the latest message.")
-
-
 def current_round_number(state: TopStopState) -> int:
     """The round the table is in: 0 during the first spin, then 1, 2, …"""
     return len(state.rounds)
-
-
-def _check_round(state: TopStopState, action: Action) -> None:
-    """A button names its round: an action from another round's message is refused; none named is fine."""
-    number = action.get("round")
-    if number is None:
-        return
-    if isinstance(number, bool) or not isinstance(number, int) or number < 0:
-        raise BadAction("round is the number of the round the action is for (0: the first spin).")
-    if number != current_round_number(state):
-        raise stale_round(number)
 
 
 def _check_seated(state: TopStopState, player: Any) -> None:
