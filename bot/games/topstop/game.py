@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import random
 import string
 from collections.abc import Callable, Mapping, Sequence
@@ -29,6 +28,7 @@ from bot.games.topstop.state import (
     SPIN,
     WRITING,
     Dispute,
+    Entry,
     Options,
     Round,
     TopStopState,
@@ -375,8 +375,7 @@ class TopStop:
         if not open_to_dispute:
             raise IllegalMove(f"{word!r} has already been put to the vote.")
         index = open_to_dispute[0]
-        entry = current.lists[owner][index]
-        entry.disputed = True
+        entry = _change_entry(current, owner, index, disputed=True)
         voters = [p for p in _round_players(state) if p != player]
         # Each vote of a round has its own number, so a button of an earlier vote cannot land on this one.
         current.opened_disputes += 1
@@ -464,7 +463,7 @@ class TopStop:
             dispute = state.round.dispute
             if player in (dispute.disputer, dispute.owner):
                 # The vote loses its subject: dropped, the verdict stays and the word may be disputed again.
-                state.round.lists[dispute.owner][dispute.index].disputed = False
+                _change_entry(state.round, dispute.owner, dispute.index, disputed=False)
                 state.round.dispute = None
                 step.events.append({"type": "vote_cancelled", "of": dispute.owner})
             elif player in dispute.voters:
@@ -787,9 +786,8 @@ def _close_dispute(state: TopStopState, step: _Step) -> None:
     current = state.round
     dispute = current.dispute
     assert dispute is not None
-    entry = current.lists[dispute.owner][dispute.index]
     # Majority of votes cast decides; a tie keeps the bot's verdict.
-    entry.vote = dispute.decision
+    entry = _change_entry(current, dispute.owner, dispute.index, vote=dispute.decision)
     accept, reject = dispute.tally
     current.disputes.append(dispute)
     current.dispute = None
@@ -822,7 +820,7 @@ def _copy_for_step(state: TopStopState) -> TopStopState:
     rounds, which no action changes, are shared. (A deep copy of every round cost most of an action.)"""
     rounds = list(state.rounds)
     if rounds:
-        rounds[-1] = copy.deepcopy(rounds[-1])
+        rounds[-1] = _copy_round(rounds[-1])
     return replace(
         state,
         scores=dict(state.scores),
@@ -834,6 +832,30 @@ def _copy_for_step(state: TopStopState) -> TopStopState:
         tiebreakers=list(state.tiebreakers),
         winners=list(state.winners),
     )
+
+
+def _copy_round(current: Round) -> Round:
+    """The current round with new containers; judged entries are shared until one changes (_change_entry)."""
+    dispute = current.dispute
+    return replace(
+        current,
+        players=list(current.players),
+        respun=list(current.respun),
+        respin_votes=list(current.respin_votes),
+        submissions=dict(current.submissions),
+        lists=dict(current.lists),
+        dispute=replace(dispute, voters=list(dispute.voters), votes=dict(dispute.votes)) if dispute else None,
+        disputes=list(current.disputes),
+        points=dict(current.points) if current.points is not None else None,
+    )
+
+
+def _change_entry(current: Round, owner: str, index: int, **changes: Any) -> Entry:
+    """Replace one judged word by a changed copy (the entries of the state before stay as they were)."""
+    entries = list(current.lists[owner])
+    entries[index] = replace(entries[index], **changes)
+    current.lists[owner] = entries
+    return entries[index]
 
 
 def _writing_actions(state: TopStopState, player: str) -> list[Action]:
