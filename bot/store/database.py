@@ -97,8 +97,7 @@ class Database:
         """Run `work` atomically and return once it is committed (durable), or raise what it raised.
 
         Group commit: units that arrive while a commit is under way are committed together in the next
-        one, each in a savepoint of its own so that one unit's failure undoes only that unit. Nothing is
-        acknowledged before its COMMIT returns.
+        one; one unit's failure undoes only that unit. Nothing is acknowledged before its COMMIT returns.
         """
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._pending.append((work, future))
@@ -234,25 +233,35 @@ def _is_empty_file(file: Path) -> bool:
 def _commit_batch(
     connection: aiosqlite.Connection, batch: list[tuple[Work[Any], asyncio.Future[Any]]]
 ) -> list[tuple[bool, Any]]:
-    """On the database thread: BEGIN, each unit in its own savepoint, COMMIT (or ROLLBACK all)."""
+    """On the database thread: the whole batch in one transaction. Units almost never fail, so they run
+    plainly first; if one does, the batch is rolled back and run again with a savepoint per unit, so that
+    only the failing unit is undone."""
     conn = connection._conn
-    outcomes: list[tuple[bool, Any]] = []
     conn.execute("BEGIN IMMEDIATE")
     try:
-        for work, _ in batch:
-            conn.execute("SAVEPOINT unit")
-            try:
-                outcomes.append((True, work(conn)))
-            except Exception as exc:
-                conn.execute("ROLLBACK TO unit")
-                outcomes.append((False, exc))
-            conn.execute("RELEASE unit")
+        try:
+            outcomes: list[tuple[bool, Any]] = [(True, work(conn)) for work, _ in batch]
+        except Exception:
+            conn.execute("ROLLBACK")
+            conn.execute("BEGIN IMMEDIATE")
+            outcomes = [_in_savepoint(conn, work) for work, _ in batch]
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
     return outcomes
+
+
+def _in_savepoint(conn: sqlite3.Connection, work: Work[Any]) -> tuple[bool, Any]:
+    conn.execute("SAVEPOINT unit")
+    try:
+        result: tuple[bool, Any] = (True, work(conn))
+    except Exception as exc:
+        conn.execute("ROLLBACK TO unit")
+        result = (False, exc)
+    conn.execute("RELEASE unit")
+    return result
 
 
 def _split_statements(script: str) -> list[str]:
