@@ -446,11 +446,10 @@ class TopStop(GameCog, name="Top Stop"):
         """Who spins first: every spin-off so far, then who is still awaited (or who won it)."""
         embed = discord.Embed(title="Top Stop — who spins first?", colour=self.colour)
         lines = [] if closed else ["Everyone presses **Spin**: the letter closest to A spins first."]
-        for spins in view["first_spins"]:
-            lowest = min(spins.values())
-            tied = [p for p, letter in spins.items() if letter == lowest]
+        for spins, tied in zip(view["first_spins"], view["first_spin_ties"], strict=True):
             line = " · ".join(f"{_name(record, p)} **{letter}**" for p, letter in spins.items())
-            if len(tied) > 1:
+            if tied:
+                lowest = spins[tied[0]]
                 line += f" — a tie on **{lowest}**: {', '.join(_name(record, p) for p in tied)} spin again."
             lines.append(line)
         if view["phase"] == "first_spin":
@@ -647,8 +646,8 @@ class TopStop(GameCog, name="Top Stop"):
                         GAME, sid, "stop", "STOP!", arg=number, emoji="🛑", style=discord.ButtonStyle.danger
                     )
                 )
-                # FAQ 2: until someone has words; never after STOP (our ruling: the letter is then final).
-                if not any(current.get("submitted", {}).values()):
+                # FAQ 2: until someone has words; never after STOP (the rules say when: `offered`).
+                if "respin" in view["offered"]:
                     items.append(
                         components.button(GAME, sid, "respin", "No words? Ask to re-spin", arg=number)
                     )
@@ -676,8 +675,7 @@ class TopStop(GameCog, name="Top Stop"):
         """The host — the first seat still playing, once the game has begun — or Manage Server."""
         if record.status == "lobby":
             return self.may_manage(interaction, record)
-        view = await self.bot.sessions.view(record.id, None)
-        host = next((p for p in view["players"] if p not in view["left"]), None)
+        host = (await self.bot.sessions.view(record.id, None))["host"]
         permissions = getattr(interaction.user, "guild_permissions", None)
         return str(interaction.user.id) == host or bool(permissions and permissions.manage_guild)
 

@@ -137,9 +137,14 @@ class TopStop:
         return fresh
 
     def table_actions(self, state: TopStopState, player: str | None) -> frozenset[str]:
-        if player is None:
-            return frozenset()
-        return frozenset(action["do"] for action in self.legal_actions(state, player) or [])
+        """What `player` may do now; for None, what the table message offers: anything a seated player may."""
+        players = state.seated if player is None else [player]
+        return frozenset(action["do"] for p in players for action in self.legal_actions(state, p) or [])
+
+    def view_for(self, state: TopStopState, player: str | None) -> JSON:
+        shown = view(state, player)
+        shown["offered"] = sorted(self.table_actions(state, None))
+        return shown
 
     def resolve_chance(self, state: TopStopState, action: Action, rng: random.Random) -> Action:
         """A spin without a letter gets one of the 26 letters, uniformly."""
@@ -198,9 +203,6 @@ class TopStop:
         if state.phase != OVER:
             return None
         return Outcome(winners=list(state.winners), scores=dict(state.scores))
-
-    def view_for(self, state: TopStopState, player: str | None) -> JSON:
-        return view(state, player)
 
     def timers(self, state: TopStopState) -> list[Timer]:
         opts = state.options

@@ -31,6 +31,10 @@ def view(state: TopStopState, viewer: str | None) -> dict[str, Any]:
         },
         "first_spin": dict(state.first_spin),
         "first_spins": [dict(s) for s in state.first_spins],
+        # Who tied for the lowest letter in each settled spin-off (and so spun again).
+        "first_spin_ties": [_lowest_tie(spins) for spins in state.first_spins],
+        # The lobby's creator sits first; if they left, the next remaining seat hosts.
+        "host": state.seated[0] if state.seated else None,
         "round": _round_view(state, viewer) if state.rounds else None,
         "tiebreakers": list(state.tiebreakers),
         "finished": state.phase == OVER,
@@ -130,3 +134,9 @@ def _record(current: Round) -> dict[str, Any]:
         },
         "disputes": [_closed_dispute(current, d) for d in current.disputes],
     }
+
+
+def _lowest_tie(spins: dict[str, str]) -> list[str]:
+    lowest = min(spins.values())
+    tied = [player for player, letter in spins.items() if letter == lowest]
+    return tied if len(tied) > 1 else []
