@@ -211,3 +211,23 @@ def test_apply_never_mutates_the_state() -> None:
     state = table.state
     table.do("spin", "ann", letter="P")
     assert table.game.dump(state) == before
+
+
+def test_the_view_names_the_host_the_first_spin_ties_and_what_the_table_offers() -> None:
+    """The table is drawn from these; the cog works none of them out itself."""
+    table = Table(first=None)
+    table.do("spin", "ann", letter="B")
+    table.do("spin", "bob", letter="B")
+    table.do("spin", "cat", letter="C")  # ann and bob tie on B: they spin again
+    shown = table.game.view_for(table.state, None)
+    assert shown["first_spin_ties"] == [["ann", "bob"]]
+    assert shown["offered"] == ["end", "leave", "spin"]
+    table.do("spin", "ann", letter="A")
+    table.do("spin", "bob", letter="D")  # ann spins first
+    table.do("spin", "ann", letter="P")
+    assert table.game.view_for(table.state, None)["host"] == "ann"
+    assert "respin" in table.game.view_for(table.state, None)["offered"]  # nobody has words yet (FAQ 2)
+    table.do("submit", "bob", words=["pear"])
+    assert "respin" not in table.game.view_for(table.state, None)["offered"]
+    table.do("leave", "ann")
+    assert table.game.view_for(table.state, None)["host"] == "bob"  # the next remaining seat hosts
