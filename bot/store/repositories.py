@@ -274,7 +274,9 @@ class Sessions:
                 " VALUES (?, ?, ?, ?, ?)",
                 [(record.id, w.round, w.player, w.word, w.lemma_key) for w in used_words],
             )
-        _advance(conn, record.id, record.version, version, status, snapshot, action.created_at)
+        _advance(conn, record.id, record.version, version, snapshot, action.created_at)
+        if status != record.status:
+            conn.execute("UPDATE sessions SET status = ? WHERE id = ?", (status, record.id))
         _write_timers(conn, record.id, timers_removed, timers_set)
         if results is not None:
             meta = outcome_meta or {}
@@ -344,14 +346,14 @@ def _advance(
     session_id: int,
     expected: int,
     version: int,
-    status: str,
     snapshot: str,
     now: float,
 ) -> None:
-    """The snapshot and version move forward only from the version this step was made on."""
+    """The snapshot and version move forward only from the version this step was made on. (The status is
+    set apart, only when it changes: setting it costs the upkeep of the two indexes that cover it.)"""
     cursor = conn.execute(
-        "UPDATE sessions SET snapshot = ?, version = ?, status = ?, updated_at = ? WHERE id = ? AND version = ?",
-        (snapshot, version, status, now, session_id, expected),
+        "UPDATE sessions SET snapshot = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?",
+        (snapshot, version, now, session_id, expected),
     )
     if cursor.rowcount != 1:
         raise StaleWrite(f"session {session_id} is no longer at version {expected}")
