@@ -170,9 +170,30 @@ class Game(Protocol):
         ...
 
 
+class _SeededOnFirstDraw(random.Random):
+    """random.Random(seed) that seeds itself on its first draw: most actions draw nothing, and seeding
+    (about 10 µs) would cost more than checking them. Every draw is the one random.Random(seed) makes."""
+
+    def __init__(self, seed: str) -> None:  # random.Random.__init__ (the seeding) is deferred on purpose
+        self._pending: str | None = seed
+
+    def _seed_now(self) -> None:
+        if self._pending is not None:
+            super().seed(self._pending)
+            self._pending = None
+
+    def random(self) -> float:
+        self._seed_now()
+        return super().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        self._seed_now()
+        return super().getrandbits(k)
+
+
 def chance_rng(seed: int, version: int) -> random.Random:
     """The RNG for the chance outcomes of the action applied at `version`: reproducible from the seed."""
-    return random.Random(f"{seed}:{version}")
+    return _SeededOnFirstDraw(f"{seed}:{version}")
 
 
 def check_action(game: Game, state: Any, action: Action) -> None:

@@ -355,3 +355,20 @@ async def test_one_unreadable_session_is_closed_and_told_while_the_others_play_o
         assert (await store.sessions.get(fine)).version == 1
     finally:
         await manager2.close()
+
+
+def test_the_chance_rng_draws_exactly_what_random_with_that_seed_draws():
+    """Seeding waits for the first draw (most actions draw nothing); the draws are unchanged."""
+    import random
+
+    from bot.engine.game import chance_rng
+
+    for version in range(20):
+        lazy, plain = chance_rng(2**127 + 5, version), random.Random(f"{2**127 + 5}:{version}")
+        drawn = [lazy.randint(1, 6), lazy.choice("ABCDEFGHIJ"), lazy.random(), lazy.sample(range(50), 4)]
+        assert drawn == [
+            plain.randint(1, 6),
+            plain.choice("ABCDEFGHIJ"),
+            plain.random(),
+            plain.sample(range(50), 4),
+        ]
