@@ -24,6 +24,7 @@ from bot.engine.errors import (
     WrongPhase,
 )
 from bot.engine.game import Action, Applied, Event, Game, Outcome, Timer, new_seed, step
+from bot.engine.timers import TimerWheel
 from bot.store import ActionRecord, ChannelTaken, ResultRow, SessionRecord, Store, UsedWordRecord
 from bot.store.repositories import Sessions, encode
 
@@ -80,8 +81,6 @@ class SessionManager:
         lobby_seconds: float = 15 * 60,
         idle_seconds: float = 10 * 60,
     ) -> None:
-        from bot.engine.timers import TimerWheel
-
         self.store = store
         self.games = dict(games)
         self.clock = clock
@@ -356,7 +355,15 @@ class SessionManager:
         return self._game(live.record.game).view_for(live.state, player)
 
     async def open_in_channel(self, channel_id: int) -> SessionRecord | None:
-        return await self.store.sessions.open_in_channel(channel_id)
+        """The channel's open game, as memory holds it (loaded if need be)."""
+        session_id = await self.store.sessions.open_id_in_channel(channel_id)
+        if session_id is None:
+            return None
+        try:
+            record = await self.session(session_id)
+        except NoSuchSession:
+            return None
+        return record if record.is_open else None
 
     async def set_message(self, session_id: int, message_id: int) -> None:
         """Remember the table message so that it can be edited after a restart (that column only)."""

@@ -228,10 +228,14 @@ class Sessions:
         return [(row[0], row[1], row[2]) for row in rows]
 
     async def open_in_channel(self, channel_id: int) -> SessionRecord | None:
+        session_id = await self.open_id_in_channel(channel_id)
+        return await self.get(session_id) if session_id is not None else None
+
+    async def open_id_in_channel(self, channel_id: int) -> int | None:
         row = await self._db.fetch_one(
             "SELECT id FROM sessions WHERE channel_id = ? AND status IN ('lobby', 'active')", (channel_id,)
         )
-        return await self.get(row["id"]) if row else None
+        return int(row["id"]) if row else None
 
     async def count_open(self) -> int:
         row = await self._db.fetch_one("SELECT COUNT(*) FROM sessions WHERE status IN ('lobby', 'active')")
