@@ -26,6 +26,7 @@ from bot.engine.errors import (
 from bot.engine.game import Action, Applied, Event, Game, Outcome, Timer, new_seed, step
 from bot.engine.timers import TimerWheel
 from bot.store import ActionRecord, ChannelTaken, ResultRow, SessionRecord, Store, UsedWordRecord
+from bot.store.database import Unit
 from bot.store.repositories import Sessions, encode
 
 log = logging.getLogger(__name__)
@@ -283,9 +284,8 @@ class SessionManager:
             applied.events.append({"type": "finished", "winners": outcome.winners, "scores": outcome.scores})
         timers = {} if outcome else self._merge_timers(record.timers, game.timers(applied.state))
         now = self.clock()
-        work = partial(
-            Sessions.step_work,
-            record=record,
+        work = Sessions.step_unit(
+            record,
             version=record.version + 1,
             status="finished" if outcome else record.status,
             snapshot=_encode_state(game, applied.state),
@@ -454,7 +454,7 @@ class SessionManager:
             record.status = "cancelled"
             await self._notify(ActResult(record, [{"type": "unreadable"}]))
 
-    async def _write(self, session_id: int, work: Callable[[sqlite3.Connection], Any]) -> Any:
+    async def _write(self, session_id: int, work: Unit) -> Any:
         """Commit a unit of work; if it fails or is cancelled midway, forget the cached session, so the
         next use loads what the store really holds."""
         try:

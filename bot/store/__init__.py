@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
-from bot.store.database import Database, SchemaTooNew, Transaction, UnusableDatabase
+from bot.store.database import Database, SchemaTooNew, StaleWrite, Transaction, UnusableDatabase
 from bot.store.repositories import (
     ActionRecord,
     Actions,
@@ -19,7 +19,6 @@ from bot.store.repositories import (
     Results,
     SessionRecord,
     Sessions,
-    StaleWrite,
     UsedWordRecord,
     UsedWords,
     VoteRecord,

@@ -8,8 +8,9 @@ import logging
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 import aiosqlite
 
@@ -20,8 +21,25 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-# A unit of work for group commit: plain sqlite3 calls, run on the database's own thread.
+# A unit of work for group commit: plain sqlite3 calls run on the database's own thread, or (the hot path)
+# a list of statements, which a batch runs with one executemany per statement.
 Work = Callable[[sqlite3.Connection], T]
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One statement of a unit; `one_row`: it must change exactly one row, or the unit fails (StaleWrite)."""
+
+    sql: str
+    params: tuple[Any, ...]
+    one_row: bool = False
+
+
+Unit = Work[Any] | list[Statement]
+
+
+class StaleWrite(RuntimeError):
+    """A write was made against an older version of a row than the store holds: refused."""
 
 
 class SchemaTooNew(RuntimeError):
@@ -39,7 +57,7 @@ class Database:
         self._connection = connection
         # One writer at a time: aiosqlite serialises statements, not transactions.
         self._write_lock = asyncio.Lock()
-        self._pending: list[tuple[Work[Any], asyncio.Future[Any]]] = []
+        self._pending: list[tuple[Unit, asyncio.Future[Any]]] = []
         self._flusher: asyncio.Task[None] | None = None
         self._checkpointer: Checkpointer | None = None
 
@@ -93,13 +111,19 @@ class Database:
             # The last connection to close checkpoints the whole log into the file.
             await self._connection.close()
 
-    async def run(self, work: Work[T]) -> T:
+    @overload
+    async def run(self, work: Work[T]) -> T: ...
+
+    @overload
+    async def run(self, work: list[Statement]) -> None: ...
+
+    async def run(self, work: Unit) -> Any:
         """Run `work` atomically and return once it is committed (durable), or raise what it raised.
 
         Group commit: units that arrive while a commit is under way are committed together in the next
         one; one unit's failure undoes only that unit. Nothing is acknowledged before its COMMIT returns.
         """
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending.append((work, future))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush())
@@ -231,20 +255,21 @@ def _is_empty_file(file: Path) -> bool:
 
 
 def _commit_batch(
-    connection: aiosqlite.Connection, batch: list[tuple[Work[Any], asyncio.Future[Any]]]
+    connection: aiosqlite.Connection, batch: list[tuple[Unit, asyncio.Future[Any]]]
 ) -> list[tuple[bool, Any]]:
     """On the database thread: the whole batch in one transaction. Units almost never fail, so they run
-    plainly first; if one does, the batch is rolled back and run again with a savepoint per unit, so that
-    only the failing unit is undone."""
+    together first (statement lists merged into one executemany per statement); if anything fails, the
+    batch is rolled back and run again with a savepoint per unit, so that only the failing unit is undone."""
     conn = connection._conn
+    units = [unit for unit, _ in batch]
     conn.execute("BEGIN IMMEDIATE")
     try:
         try:
-            outcomes: list[tuple[bool, Any]] = [(True, work(conn)) for work, _ in batch]
+            outcomes = _run_together(conn, units)
         except Exception:
             conn.execute("ROLLBACK")
             conn.execute("BEGIN IMMEDIATE")
-            outcomes = [_in_savepoint(conn, work) for work, _ in batch]
+            outcomes = [_in_savepoint(conn, unit) for unit in units]
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
@@ -253,10 +278,39 @@ def _commit_batch(
     return outcomes
 
 
-def _in_savepoint(conn: sqlite3.Connection, work: Work[Any]) -> tuple[bool, Any]:
+def _run_together(conn: sqlite3.Connection, units: list[Unit]) -> list[tuple[bool, Any]]:
+    """Statement lists merged by statement, in order of first appearance (a batch holds one unit per
+    session: the session's lock is held until its unit is committed); callables run as they are."""
+    merged: dict[tuple[str, bool], list[tuple[Any, ...]]] = {}
+    outcomes: list[tuple[bool, Any]] = []
+    for unit in units:
+        if callable(unit):
+            outcomes.append((True, unit(conn)))
+            continue
+        for statement in unit:
+            merged.setdefault((statement.sql, statement.one_row), []).append(statement.params)
+        outcomes.append((True, None))
+    for (sql, one_row), rows in merged.items():
+        cursor = conn.executemany(sql, rows)
+        if one_row and cursor.rowcount != len(rows):
+            raise StaleWrite("a row changed under a batch: run unit by unit")
+    return outcomes
+
+
+def _run_unit(conn: sqlite3.Connection, unit: Unit) -> Any:
+    if callable(unit):
+        return unit(conn)
+    for statement in unit:
+        cursor = conn.execute(statement.sql, statement.params)
+        if statement.one_row and cursor.rowcount != 1:
+            raise StaleWrite(f"no longer as this write expected it: {statement.sql.split(' WHERE ')[0]}")
+    return None
+
+
+def _in_savepoint(conn: sqlite3.Connection, unit: Unit) -> tuple[bool, Any]:
     conn.execute("SAVEPOINT unit")
     try:
-        result: tuple[bool, Any] = (True, work(conn))
+        result: tuple[bool, Any] = (True, _run_unit(conn, unit))
     except Exception as exc:
         conn.execute("ROLLBACK TO unit")
         result = (False, exc)

@@ -11,7 +11,7 @@ from typing import Any
 import aiosqlite
 import orjson
 
-from bot.store.database import Database, Transaction
+from bot.store.database import Database, StaleWrite, Statement, Transaction
 
 OPEN_STATUSES = ("lobby", "active")
 
@@ -101,10 +101,6 @@ class ActionRecord:
     action: dict[str, Any]
     events: list[dict[str, Any]]
     created_at: float
-
-
-class StaleWrite(RuntimeError):
-    """A write was made against an older version of the session than the store holds: refused."""
 
 
 def _timer_rows(session_id: int, timers: Mapping[str, Any]) -> list[tuple[Any, ...]]:
@@ -244,8 +240,7 @@ class Sessions:
     # -- units of work for group commit -------------------------------------------------------------
 
     @staticmethod
-    def step_work(
-        conn: sqlite3.Connection,
+    def step_unit(
         record: SessionRecord,
         *,
         version: int,
@@ -257,55 +252,72 @@ class Sessions:
         used_words: list[UsedWordRecord],
         results: list[ResultRow] | None,
         outcome_meta: dict[str, Any] | None,
-    ) -> None:
-        """One applied action: the log, the used words, the snapshot, the timers, the results."""
-        conn.execute(
-            "INSERT INTO actions (session_id, version, interaction_id, player, action, events, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                action.session_id,
-                action.version,
-                action.interaction_id,
-                action.player,
-                encode(action.action),
-                encode(action.events),
-                action.created_at,
+    ) -> list[Statement]:
+        """One applied action: the log, the used words, the snapshot, the timers, the results. The snapshot
+        and version move forward only from the version this step was made on."""
+        unit = [
+            Statement(
+                "INSERT INTO actions (session_id, version, interaction_id, player, action, events, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    action.session_id,
+                    action.version,
+                    action.interaction_id,
+                    action.player,
+                    encode(action.action),
+                    encode(action.events),
+                    action.created_at,
+                ),
             ),
-        )
-        if used_words:
-            conn.executemany(
+            Statement(
+                "UPDATE sessions SET snapshot = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?",
+                (snapshot, version, action.created_at, record.id, record.version),
+                one_row=True,
+            ),
+        ]
+        if status != record.status:
+            # Set apart, only when it changes: setting it costs the upkeep of the two indexes over it.
+            unit.append(Statement("UPDATE sessions SET status = ? WHERE id = ?", (status, record.id)))
+        unit += [
+            Statement(
                 "INSERT OR IGNORE INTO used_words (session_id, round, player, word, lemma_key)"
                 " VALUES (?, ?, ?, ?, ?)",
-                [(record.id, w.round, w.player, w.word, w.lemma_key) for w in used_words],
+                (record.id, w.round, w.player, w.word, w.lemma_key),
             )
-        _advance(conn, record.id, record.version, version, snapshot, action.created_at)
-        if status != record.status:
-            conn.execute("UPDATE sessions SET status = ? WHERE id = ?", (status, record.id))
-        _write_timers(conn, record.id, timers_removed, timers_set)
-        if results is not None:
-            meta = outcome_meta or {}
-            conn.executemany(
+            for w in used_words
+        ]
+        unit += [
+            Statement("DELETE FROM timers WHERE session_id = ? AND key = ?", (record.id, key))
+            for key in timers_removed
+        ]
+        unit += [
+            Statement("INSERT OR REPLACE INTO timers (session_id, key, at, action) VALUES (?, ?, ?, ?)", row)
+            for row in _timer_rows(record.id, timers_set)
+        ]
+        meta = outcome_meta or {}
+        unit += [
+            Statement(
                 "INSERT OR REPLACE INTO results (session_id, guild_id, game, user_id, score, rank, won,"
                 " finished_at, result, lower_is_better, team_result, team_rating)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        record.id,
-                        record.guild_id,
-                        record.game,
-                        r.user_id,
-                        r.score,
-                        r.rank,
-                        int(r.won),
-                        action.created_at,
-                        r.result or ("won" if r.won else "lost"),
-                        int(bool(meta.get("lower_is_better"))),
-                        meta.get("team_result"),
-                        meta.get("team_rating"),
-                    )
-                    for r in results
-                ],
+                (
+                    record.id,
+                    record.guild_id,
+                    record.game,
+                    r.user_id,
+                    r.score,
+                    r.rank,
+                    int(r.won),
+                    action.created_at,
+                    r.result or ("won" if r.won else "lost"),
+                    int(bool(meta.get("lower_is_better"))),
+                    meta.get("team_result"),
+                    meta.get("team_rating"),
+                ),
             )
+            for r in results or []
+        ]
+        return unit
 
     @staticmethod
     def start_work(
@@ -343,24 +355,6 @@ class Sessions:
     @staticmethod
     def drop_timer_work(conn: sqlite3.Connection, session_id: int, key: str) -> None:
         conn.execute("DELETE FROM timers WHERE session_id = ? AND key = ?", (session_id, key))
-
-
-def _advance(
-    conn: sqlite3.Connection,
-    session_id: int,
-    expected: int,
-    version: int,
-    snapshot: str,
-    now: float,
-) -> None:
-    """The snapshot and version move forward only from the version this step was made on. (The status is
-    set apart, only when it changes: setting it costs the upkeep of the two indexes that cover it.)"""
-    cursor = conn.execute(
-        "UPDATE sessions SET snapshot = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?",
-        (snapshot, version, now, session_id, expected),
-    )
-    if cursor.rowcount != 1:
-        raise StaleWrite(f"session {session_id} is no longer at version {expected}")
 
 
 def _write_timers(

@@ -192,3 +192,34 @@ def test_a_cooperative_outcome_gives_every_player_the_teams_result():
 
     rows = _result_rows(Outcome([], {"ann": 0, "bob": 0}, team_result="won", team_rating=4))
     assert all(row.won and row.result == "won" for row in rows)
+
+
+async def test_statement_units_merged_in_one_batch_fail_alone_when_stale(tmp_path):
+    """Units of statements run merged (one executemany per statement); a unit whose row moved on fails
+    alone with StaleWrite, and the others are committed."""
+    from bot.store.database import StaleWrite, Statement
+
+    store = await Store.open(tmp_path / "bot.db")
+    try:
+        async with store.transaction() as tx:
+            await tx.execute("INSERT INTO meta (key, value) VALUES ('a', '1'), ('b', '1'), ('c', '1')")
+
+        def bump(key, expected):
+            return [
+                Statement(
+                    "UPDATE meta SET value = ? WHERE key = ? AND value = ?",
+                    (str(int(expected) + 1), key, expected),
+                    one_row=True,
+                )
+            ]
+
+        results = await asyncio.gather(
+            store.db.run(bump("a", "1")),
+            store.db.run(bump("b", "7")),  # made against a value the row no longer has
+            store.db.run(bump("c", "1")),
+            return_exceptions=True,
+        )
+        assert results[0] is None and results[2] is None and isinstance(results[1], StaleWrite)
+        assert [await store.meta.get(k) for k in "abc"] == ["2", "1", "2"]
+    finally:
+        await store.close()

@@ -269,17 +269,23 @@ async def test_idle_sessions_leave_memory_and_come_back(env):
 async def test_a_failed_write_leaves_memory_as_the_store_has_it(env, monkeypatch):
     manager, store, *_ = env
     sid = await started(manager)
+    import sqlite3
+
+    from bot.store.database import Statement
     from bot.store.repositories import Sessions
 
-    def broken_step(conn, **_):
-        conn.execute(
-            "INSERT INTO actions (session_id, version, action, created_at) VALUES (?, 0, '{}', 0)", (sid,)
-        )
-        raise OSError("disk full")
+    def broken_step(record, **_):
+        # The log row is written, then the unit fails midway (as a full disk would).
+        return [
+            Statement(
+                "INSERT INTO actions (session_id, version, action, created_at) VALUES (?, 0, '{}', 0)", (sid,)
+            ),
+            Statement("INSERT INTO no_such_table VALUES (1)", ()),
+        ]
 
     with monkeypatch.context() as patched:
-        patched.setattr(Sessions, "step_work", staticmethod(broken_step))
-        with pytest.raises(OSError):
+        patched.setattr(Sessions, "step_unit", staticmethod(broken_step))
+        with pytest.raises(sqlite3.OperationalError):
             await manager.act(sid, "ann", {"do": "roll", "roll": 5})
     # Nothing of the failed move stayed: same version, same turn, no action logged.
     assert (await manager.session(sid)).version == 0
