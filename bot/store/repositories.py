@@ -497,6 +497,13 @@ class Votes:
         rows = await self._db.fetch_all("SELECT * FROM votes WHERE status = 'open' ORDER BY id")
         return [self._record(row) for row in rows]
 
+    async def for_session(self, session_id: int, kind: str) -> list[VoteRecord]:
+        """A session's votes of one kind, oldest first (e.g. who already asked to end, and when)."""
+        rows = await self._db.fetch_all(
+            "SELECT * FROM votes WHERE session_id = ? AND kind = ? ORDER BY id", (session_id, kind)
+        )
+        return [self._record(row) for row in rows]
+
     async def cast(self, tx: Transaction, vote_id: int, voter: str, yes: bool, now: float) -> None:
         """A voter may change their mind while the vote is open: the last ballot counts."""
         await tx.execute(

@@ -1,7 +1,9 @@
-"""Buttons and selects that keep working after a restart: `custom_id` = `<game>:<session>:<action>[:<arg>]`.
+"""Buttons, selects and modals that keep working after a restart, routed by their typed custom_id.
 
-One DynamicItem template matches every such id; cogs register a handler per (game, action), and the
-handler reads the session from the store, so no view has to live in memory.
+One DynamicItem template takes every component click (whatever its id: a forged or damaged one gets a clear
+private refusal, not Discord's "This interaction failed"); a cog registers one handler per (game, action)
+with the action's argument declaration (bot/ui/codec.py), and the handler reads the session from the store,
+so no view has to live in memory.
 """
 
 from __future__ import annotations
@@ -9,106 +11,109 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
+from bot.engine.errors import BadAction
+from bot.ui import codec
+from bot.ui.codec import Arg, MalformedId, Spec
 from bot.ui.replies import reply_error
 
 log = logging.getLogger(__name__)
 
-CUSTOM_ID = re.compile(
-    r"(?P<game>[a-z]{2,16}):(?P<session>\d{1,20}):(?P<action>[a-z_]{1,24})(?::(?P<arg>[^:]{1,50}))?"
-)
-
-Handler = Callable[[discord.Interaction[Any], int, str | None], Awaitable[None]]
-ModalHandler = Callable[[discord.Interaction[Any], int, str | None, dict[str, str]], Awaitable[None]]
-_handlers: dict[tuple[str, str], Handler] = {}
-_modal_handlers: dict[tuple[str, str], ModalHandler] = {}
+# Every id but those discord.py gives the items of in-memory views (32 hex digits), which it routes itself.
+ANY_ID = re.compile(r"(?s)(?![0-9a-f]{32}\Z)(?P<id>.{1,100})")
 
 
-def custom_id(game: str, session_id: int, action: str, arg: str | None = None) -> str:
-    """Build an id the template matches; refuses anything it would not."""
-    value = f"{game}:{session_id}:{action}" + (f":{arg}" if arg is not None else "")
-    if len(value) > 100 or not CUSTOM_ID.fullmatch(value):
-        raise ValueError(f"invalid custom_id {value!r}")
-    return value
+class DamagedComponent(BadAction):
+    code = "bad_action"
 
 
-def on_component(game: str, action: str) -> Callable[[Handler], Handler]:
-    """Register the handler for a button or select; `game` may be a shared prefix such as 'vote'."""
+@dataclass
+class Click:
+    """A click on a button or select, or a modal's submission, with its id's arguments parsed and typed."""
 
-    def register(handler: Handler) -> Handler:
-        _handlers[(game, action)] = handler
-        return handler
+    interaction: discord.Interaction[Any]
+    session_id: int
+    args: dict[str, Any]
+    values: dict[str, str] = field(default_factory=dict)  # a modal's text inputs by custom_id
 
-    return register
+    @property
+    def player(self) -> str:
+        return str(self.interaction.user.id)
+
+    @property
+    def selected(self) -> list[str]:
+        data: Any = self.interaction.data or {}
+        return [str(value) for value in data.get("values", [])]
 
 
-def register_component(game: str, action: str, handler: Handler) -> None:
-    _handlers[(game, action)] = handler
+Handler = Callable[[Click], Awaitable[None]]
 
 
-def register_modal(game: str, action: str, handler: ModalHandler) -> None:
-    """Handle the submission of modals whose custom_id is `<game>:<session>:<action>[:<arg>]`."""
-    _modal_handlers[(game, action)] = handler
+@dataclass(frozen=True)
+class Route:
+    spec: Spec
+    handler: Handler
+
+
+_components: dict[tuple[str, str], Route] = {}
+_modals: dict[tuple[str, str], Route] = {}
+
+
+def register(game: str, action: str, handler: Handler, *args: Arg, modal: bool = False) -> Spec:
+    """Route `<game>:<session>:<action>[:args]` to `handler`; returns the spec that builds such ids."""
+    spec = Spec(game, action, tuple(args))
+    (_modals if modal else _components)[(game, action)] = Route(spec, handler)
+    return spec
+
+
+def spec(game: str, action: str, *, modal: bool = False) -> Spec:
+    return (_modals if modal else _components)[(game, action)].spec
 
 
 def unregister_game(game: str) -> None:
-    for registry in (_handlers, _modal_handlers):
+    for registry in (_components, _modals):
         for key in [key for key in registry if key[0] == game]:
             del registry[key]
 
 
-def modal(
-    game: str,
-    session_id: int,
-    action: str,
-    title: str,
-    inputs: list[discord.ui.TextInput[Any]],
-    arg: str | None = None,
-) -> discord.ui.Modal:
-    """A modal whose submission is routed by its custom_id, not by an object in memory.
-
-    discord.py keys open modals by custom_id alone, so two players' forms would collide and a restart
-    would lose them; `dispatch_modal_submit` reads the submitted values straight from the interaction.
-    """
-    form = discord.ui.Modal(title=title[:45], custom_id=custom_id(game, session_id, action, arg))
-    for text_input in inputs:
-        form.add_item(text_input)
-    return form
-
-
-def submitted_values(data: Any) -> dict[str, str]:
-    """The text inputs' values by custom_id, from an action row or label layout."""
-    values: dict[str, str] = {}
-    stack = list(data.get("components", []))
-    while stack:
-        component = stack.pop(0)
-        if "value" in component and "custom_id" in component:
-            values[component["custom_id"]] = component["value"]
-        stack.extend(component.get("components", []))
-        if "component" in component:
-            stack.append(component["component"])
-    return values
-
-
-async def dispatch_modal_submit(interaction: discord.Interaction[Any]) -> None:
-    """The bot's on_interaction listener for modal submissions of ours."""
-    if interaction.type is not discord.InteractionType.modal_submit:
-        return
-    data: Any = interaction.data or {}
-    match = CUSTOM_ID.fullmatch(str(data.get("custom_id", "")))
-    handler = _modal_handlers.get((match["game"], match["action"])) if match else None
-    if match is None or handler is None:
-        return
+def resolve(custom_id: str, *, modal: bool = False) -> tuple[Route, int, dict[str, Any]]:
+    """The handler and typed arguments of an id, or DamagedComponent with the reason in the log."""
     try:
-        await handler(interaction, int(match["session"]), match["arg"], submitted_values(data))
+        parsed = codec.parse(custom_id)
+        route = (_modals if modal else _components).get((parsed.game, parsed.action))
+        if route is None:
+            raise MalformedId(f"no handler for {parsed.game}:{parsed.action}")
+        return route, parsed.session_id, route.spec.decode(parsed.arg)
+    except MalformedId as error:
+        log.info("refused a component id %r: %s", custom_id[:100], error)
+        raise DamagedComponent(
+            "This button or form is damaged or not one of this bot's: nothing was changed. "
+            "Use the buttons on the game's latest message."
+        ) from None
+
+
+async def _route(interaction: discord.Interaction[Any], custom_id: str, *, modal: bool) -> None:
+    try:
+        route, session_id, args = resolve(custom_id, modal=modal)
+        values = submitted_values(interaction.data or {}) if modal else {}
+        await route.handler(Click(interaction, session_id, args, values))
     except Exception as error:
         await reply_error(interaction, error)
 
 
-class TableItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=CUSTOM_ID):
+async def dispatch_modal_submit(interaction: discord.Interaction[Any]) -> None:
+    """The bot's on_interaction listener: every modal submission gets routed or a private refusal."""
+    if interaction.type is not discord.InteractionType.modal_submit:
+        return
+    data: Any = interaction.data or {}
+    await _route(interaction, str(data.get("custom_id", ""))[:200], modal=True)
+
+
+class TableItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=ANY_ID):
     """Any button or select of ours, rebuilt from its custom_id on every click."""
 
     def __init__(self, item: discord.ui.Item[Any]) -> None:
@@ -121,27 +126,29 @@ class TableItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=CUSTOM_ID
         return cls(item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        match = CUSTOM_ID.fullmatch(self.custom_id)
-        assert match is not None  # the template matched before discord.py built this item
-        game, action = match["game"], match["action"]
-        handler = _handlers.get((game, action))
-        if handler is None:
-            log.warning("no handler for component %s", self.custom_id)
-            await interaction.response.send_message("⚠️ This button is no longer in use.", ephemeral=True)
-            return
-        try:
-            await handler(interaction, int(match["session"]), match["arg"])
-        except Exception as error:
-            await reply_error(interaction, error)
+        await _route(interaction, self.custom_id, modal=False)
+
+
+def submitted_values(data: Any) -> dict[str, str]:
+    """The text inputs' values by custom_id, from an action row or label layout."""
+    values: dict[str, str] = {}
+    stack = list(data.get("components", []) or [])
+    while stack:
+        component = stack.pop(0)
+        if not isinstance(component, dict):
+            continue
+        if "value" in component and "custom_id" in component:
+            values[str(component["custom_id"])] = str(component["value"])
+        stack.extend(component.get("components", []) or [])
+        if "component" in component:
+            stack.append(component["component"])
+    return values
 
 
 def button(
-    game: str,
-    session_id: int,
-    action: str,
+    custom_id: str,
     label: str,
     *,
-    arg: str | None = None,
     style: discord.ButtonStyle = discord.ButtonStyle.secondary,
     emoji: str | None = None,
     disabled: bool = False,
@@ -149,28 +156,17 @@ def button(
 ) -> TableItem:
     return TableItem(
         discord.ui.Button(
-            label=label[:80],
-            style=style,
-            emoji=emoji,
-            disabled=disabled,
-            custom_id=custom_id(game, session_id, action, arg),
-            row=row,
+            label=label[:80], style=style, emoji=emoji, disabled=disabled, custom_id=custom_id, row=row
         )
     )
 
 
 def select(
-    game: str,
-    session_id: int,
-    action: str,
-    options: list[discord.SelectOption],
-    *,
-    placeholder: str,
-    row: int | None = None,
+    custom_id: str, options: list[discord.SelectOption], *, placeholder: str, row: int | None = None
 ) -> TableItem:
     return TableItem(
         discord.ui.Select(
-            custom_id=custom_id(game, session_id, action),
+            custom_id=custom_id,
             options=options[:25],
             placeholder=placeholder[:150],
             min_values=1,
@@ -180,15 +176,21 @@ def select(
     )
 
 
+def modal(custom_id: str, title: str, inputs: list[discord.ui.TextInput[Any]]) -> discord.ui.Modal:
+    """A modal whose submission is routed by its custom_id, not by an object in memory.
+
+    discord.py keys open modals by custom_id alone, so two players' forms would collide and a restart
+    would lose them; `dispatch_modal_submit` reads the submitted values straight from the interaction.
+    """
+    form = discord.ui.Modal(title=title[:45], custom_id=custom_id)
+    for text_input in inputs:
+        form.add_item(text_input)
+    return form
+
+
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
     """A view that never times out (its items are dynamic, so a restart does not matter)."""
     view = discord.ui.View(timeout=None)
     for item in items:
         view.add_item(item)
     return view
-
-
-def selected_values(interaction: discord.Interaction[Any]) -> list[str]:
-    data: Any = interaction.data or {}
-    values = data.get("values", [])
-    return [str(v) for v in values]

@@ -18,7 +18,13 @@ UNEXPECTED = "Something went wrong on our side; nothing was changed. Please try 
 async def reply(interaction: discord.Interaction[Any], content: str | None = None, **kwargs: Any) -> None:
     """Answer, or follow up when the interaction was already answered (e.g. deferred)."""
     kwargs.setdefault("allowed_mentions", NO_MENTIONS)
-    if interaction.response.is_done():
+    if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
+        # A private "thinking…" is waiting for this answer: it becomes the answer.
+        kwargs.pop("ephemeral", None)
+        if "file" in kwargs:
+            kwargs["attachments"] = [kwargs.pop("file")]
+        await interaction.edit_original_response(content=content, **kwargs)
+    elif interaction.response.is_done():
         await interaction.followup.send(content or discord.utils.MISSING, **kwargs)
     else:
         await interaction.response.send_message(content, **kwargs)
@@ -34,7 +40,7 @@ async def reply_private(
 async def reply_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """A refused action gets its clear message; anything else is logged and gets a generic apology."""
     if isinstance(error, GameError):
-        message = f"⚠️ {error.message}"
+        message = f"⚠️ {_in_language(error, str(interaction.locale))}"
     else:
         log.error("unexpected error in an interaction", exc_info=error)
         message = f"⚠️ {UNEXPECTED}"
@@ -42,6 +48,14 @@ async def reply_error(interaction: discord.Interaction[Any], error: BaseExceptio
         await reply_private(interaction, message)
     except discord.HTTPException:
         log.warning("could not deliver an error reply to interaction %s", interaction.id)
+
+
+def _in_language(error: GameError, locale: str) -> str:
+    """The refusal in the user's Discord language where the error has it (TopWords' German texts)."""
+    german = getattr(error, "message_de", None)
+    if locale.startswith("de") and isinstance(german, str):
+        return german
+    return error.message
 
 
 def unwrap(error: BaseException) -> BaseException:

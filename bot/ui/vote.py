@@ -17,8 +17,10 @@ import discord
 
 from bot.engine.errors import GameOver, NotAPlayer
 from bot.engine.votes import VoteResult, tally
+from bot.i18n import language_of, t
 from bot.store import VoteRecord
 from bot.ui import components
+from bot.ui.components import Click
 from bot.ui.embeds import relative_time
 from bot.ui.replies import NO_MENTIONS, reply_private
 
@@ -39,8 +41,8 @@ class VoteService:
         self.clock = clock
         self.handlers: dict[str, ResultHandler] = {}
         self._timers: dict[int, asyncio.Task[None]] = {}
-        components.register_component(VOTE_PREFIX, "yes", self._on_yes)
-        components.register_component(VOTE_PREFIX, "no", self._on_no)
+        components.register(VOTE_PREFIX, "yes", self._on_yes)
+        components.register(VOTE_PREFIX, "no", self._on_no)
 
     async def start(self) -> None:
         """Re-arm every open vote's deadline after a restart."""
@@ -66,7 +68,12 @@ class VoteService:
         seconds: float,
         session_id: int | None = None,
         payload: dict[str, Any] | None = None,
+        quorum: bool = False,
     ) -> VoteRecord:
+        """A vote in the channel's language (`payload["lang"]`); with `quorum`, see `tally`."""
+        payload = dict(payload or {})
+        if quorum:
+            payload["quorum"] = True
         vote = VoteRecord(
             id=0,
             session_id=session_id,
@@ -78,7 +85,7 @@ class VoteService:
             deadline=self.clock() + seconds,
             status="open",
             result=None,
-            payload=payload or {},
+            payload=payload,
         )
         async with self.bot.store.transaction() as tx:
             vote.id = await self.bot.store.votes.create(tx, vote, self.clock())
@@ -92,51 +99,64 @@ class VoteService:
         return vote
 
     def embed(self, vote: VoteRecord, ballots: dict[str, bool]) -> discord.Embed:
+        lang = str(vote.payload.get("lang", "en"))
         yes = sum(ballots.values())
-        embed = discord.Embed(title="🗳️ Vote", description=vote.question[:4096], colour=discord.Colour.gold())
-        embed.add_field(name="Votes", value=f"✅ {yes} · ❌ {len(ballots) - yes} of {len(vote.eligible)}")
+        embed = discord.Embed(
+            title=t("ui.vote_title", lang), description=vote.question[:4096], colour=discord.Colour.gold()
+        )
+        embed.add_field(
+            name=t("ui.vote_votes", lang),
+            value=t("ui.vote_count", lang, yes=yes, no=len(ballots) - yes, eligible=len(vote.eligible)),
+        )
         if vote.status == "open":
-            embed.add_field(name="Closes", value=relative_time(vote.deadline))
+            embed.add_field(name=t("ui.vote_closes", lang), value=relative_time(vote.deadline))
         else:
-            outcome = {"yes": "Accepted", "no": "Rejected", "tie": "Tie: the verdict stands"}
-            embed.add_field(name="Result", value=outcome.get(vote.result or "tie", "—"))
+            embed.add_field(name=t("ui.vote_result", lang), value=t(f"ui.vote_{vote.result or 'tie'}", lang))
         return embed
 
     def view(self, vote: VoteRecord) -> discord.ui.View:
+        lang = str(vote.payload.get("lang", "en"))
         return components.view_of(
-            components.button(VOTE_PREFIX, vote.id, "yes", "Yes", style=discord.ButtonStyle.success),
-            components.button(VOTE_PREFIX, vote.id, "no", "No", style=discord.ButtonStyle.danger),
+            components.button(
+                components.spec(VOTE_PREFIX, "yes").encode(vote.id),
+                t("ui.vote_button_yes", lang),
+                style=discord.ButtonStyle.success,
+            ),
+            components.button(
+                components.spec(VOTE_PREFIX, "no").encode(vote.id),
+                t("ui.vote_button_no", lang),
+                style=discord.ButtonStyle.danger,
+            ),
         )
 
-    async def _on_yes(self, interaction: discord.Interaction[Any], vote_id: int, _arg: str | None) -> None:
-        await self._cast(interaction, vote_id, True)
+    async def _on_yes(self, click: Click) -> None:
+        await self._cast(click.interaction, click.session_id, True)
 
-    async def _on_no(self, interaction: discord.Interaction[Any], vote_id: int, _arg: str | None) -> None:
-        await self._cast(interaction, vote_id, False)
+    async def _on_no(self, click: Click) -> None:
+        await self._cast(click.interaction, click.session_id, False)
 
     async def _cast(self, interaction: discord.Interaction[Any], vote_id: int, yes: bool) -> None:
+        lang = language_of(str(interaction.locale))
         vote = await self.bot.store.votes.get(vote_id)
         if vote is None or vote.status != "open":
-            raise GameOver("This vote is closed.")
+            raise GameOver(t("ui.vote_closed", lang))
         voter = str(interaction.user.id)
         if voter not in vote.eligible:
-            raise NotAPlayer("You cannot vote on this one.")
+            raise NotAPlayer(t("ui.vote_not_yours", lang))
         async with self.bot.store.transaction() as tx:
             await self.bot.store.votes.cast(tx, vote_id, voter, yes, self.clock())
         ballots = await self.bot.store.votes.ballots(vote_id)
         if set(ballots) < set(vote.eligible):
             await interaction.response.edit_message(embed=self.embed(vote, ballots))
-            await reply_private(
-                interaction, f"Your vote: {'yes' if yes else 'no'}. You may change it until it closes."
-            )
+            await reply_private(interaction, t("ui.vote_cast_yes" if yes else "ui.vote_cast_no", lang))
             return
         # The last ballot closes the vote: the click's own answer shows the result, with no second edit.
         closed = await self._close_in_store(vote_id)
         if closed is None:
-            raise GameOver("This vote is closed.")
+            raise GameOver(t("ui.vote_closed", lang))
         vote, ballots, result = closed
         await interaction.response.edit_message(embed=self.embed(vote, ballots), view=None)
-        await reply_private(interaction, f"Your vote: {'yes' if yes else 'no'}. That was the last ballot.")
+        await reply_private(interaction, t("ui.vote_last_ballot", lang))
         await self._announce(vote, result)
 
     async def close(self, vote_id: int) -> VoteResult | None:
@@ -156,7 +176,10 @@ class VoteService:
 
     async def _close_in_store(self, vote_id: int) -> tuple[VoteRecord, dict[str, bool], VoteResult] | None:
         ballots = await self.bot.store.votes.ballots(vote_id)
-        result = tally(ballots)
+        vote = await self.bot.store.votes.get(vote_id)
+        if vote is None:
+            return None
+        result = tally(ballots, len(vote.eligible) if vote.payload.get("quorum") else None)
         async with self.bot.store.transaction() as tx:
             closed = await self.bot.store.votes.close(tx, vote_id, result)
         if not closed:

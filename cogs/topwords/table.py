@@ -20,6 +20,9 @@ from bot.ui.embeds import relative_time
 from cogs.topwords.texts import Lang, text
 
 GAME = "topwords"
+# What a button's id may carry: a word as tiles (capitals, umlauts) and a square such as E5 or J10.
+LETTERS = r"[A-ZÄÖÜ]{1,15}"
+SQUARE = r"[A-J](?:10|[1-9])"
 COLOUR = discord.Colour.dark_teal()
 BOARD_FILE = "board.png"
 # The board or the turn changes with these (and a vote opens with its own message): the table moves to a
@@ -223,14 +226,20 @@ def table_embed(
     return embed
 
 
+def _button(session_id: int, action: str, label: str, **kwargs: Any) -> discord.ui.Item[Any]:
+    """A button of this game; `kwargs` are the action's arguments (see the cog's declarations) and style."""
+    style = kwargs.pop("style", discord.ButtonStyle.secondary)
+    emoji = kwargs.pop("emoji", None)
+    custom_id = components.spec(GAME, action).encode(session_id, **kwargs)
+    return components.button(custom_id, label, style=style, emoji=emoji)
+
+
 def table_items(session_id: int, view: View, lang: Lang) -> list[discord.ui.Item[Any]]:
-    """My rack always; the vote's two buttons while a vote is open; else Challenge and Dispute when the
-    rules offer them to someone at the table (`view["actions"]`)."""
+    """The vote's two buttons while a vote is open; else Challenge and Dispute when the rules offer them to
+    someone at the table (`view["actions"]`). The table layer adds the private rack button."""
     if view["finished"]:
         return []
-    items: list[discord.ui.Item[Any]] = [
-        components.button(GAME, session_id, "rack", text(lang, "button_rack"), emoji="🔤")
-    ]
+    items: list[discord.ui.Item[Any]] = []
     offered = set(view["actions"])
     fresh = view["freshness"]
     vote = view["vote"]
@@ -243,37 +252,37 @@ def table_items(session_id: int, view: View, lang: Lang) -> list[discord.ui.Item
         # Each button names the vote it answers ("yes.3"): a click on an older message is refused.
         number = fresh["vote"]
         items.append(
-            components.button(
-                GAME, session_id, "vote", text(lang, yes), arg=f"yes.{number}",
+            _button(
+                session_id,
+                "vote",
+                text(lang, yes),
+                answer="yes",
+                vote=number,
                 style=discord.ButtonStyle.success,
             )
-        )  # fmt: skip
+        )
         items.append(
-            components.button(
-                GAME, session_id, "vote", text(lang, no), arg=f"no.{number}", style=discord.ButtonStyle.danger
+            _button(
+                session_id, "vote", text(lang, no), answer="no", vote=number, style=discord.ButtonStyle.danger
             )
         )
         return items
     # Challenge and Dispute name the board they were offered on: after another move they no longer act.
-    move = str(fresh["move"])
+    move = fresh["move"]
     if "challenge" in offered:
         items.append(
-            components.button(
-                GAME, session_id, "challenge", text(lang, "button_challenge"), emoji="❓",
-                arg=move, style=discord.ButtonStyle.danger,
-            )
+            _button(session_id, "challenge", text(lang, "button_challenge"), move=move, emoji="❓",
+                    style=discord.ButtonStyle.danger)
         )  # fmt: skip
     if "dispute" in offered:
-        items.append(
-            components.button(GAME, session_id, "dispute", text(lang, "button_dispute"), emoji="⚖️", arg=move)
-        )
+        items.append(_button(session_id, "dispute", text(lang, "button_dispute"), move=move, emoji="⚖️"))
     return items
 
 
 def word_items(session_id: int, words: list[str], move: int) -> list[discord.ui.Item[Any]]:
     """One button per word of the last move (at most 8: the line and one across per tile): "3.BAUM",
     with the board's number of moves the choice was offered on."""
-    return [components.button(GAME, session_id, "dispute", word, arg=f"{move}.{word}") for word in words]
+    return [_button(session_id, "dispute", word, move=move, word=word) for word in words]
 
 
 def allow_item(
@@ -281,12 +290,14 @@ def allow_item(
 ) -> discord.ui.Item[Any]:
     """Strict mode: the refused move, kept in the button's id with the number of moves on the board it was
     refused on, can be put to the table's vote ("STRASSE.E10.across.4")."""
-    return components.button(
-        GAME,
+    return _button(
         session_id,
         "allow",
         text(lang, "button_ask_table"),
-        arg=f"{letters}.{square}.{direction}.{move}",
+        letters=letters,
+        square=square,
+        direction=direction,
+        move=move,
         emoji="⚖️",
         style=discord.ButtonStyle.primary,
     )

@@ -244,14 +244,8 @@ COMMAND_TRANSLATIONS: dict[str, dict[str, str]] = {
             "Ein Buchstabe von deinem Stellbrett zum Tauschen mit einem aus dem Beutel (optional)"
         ),
         "Your tiles (only you see them)": "Deine Buchstaben (nur du siehst sie)",
-        "The board and scores, with your rack (only you see it)": (
-            "Spielbrett und Punkte, mit deinem Stellbrett (nur du siehst es)"
-        ),
         "Nobody can form a new word? Propose to end (all must agree)": (
             "Niemand kann mehr ein Wort bilden? Spielende vorschlagen (alle müssen zustimmen)"
-        ),
-        "End the game in this channel without a result (host or Manage Server)": (
-            "Das Spiel in diesem Kanal ohne Wertung beenden (Gastgeber oder „Server verwalten“)"
         ),
     }
 }

@@ -19,15 +19,9 @@ from bot.engine.sessions import SessionManager
 from bot.games.topstop import TopStop as Rules
 from bot.store import SessionRecord
 from bot.ui import components
-from cogs.topstop import (
-    TopStop,
-    _check_bounds,
-    _check_round,
-    _round_of,
-    dispute_choices,
-    vote_action,
-    words_modal,
-)
+from bot.ui.components import resolve
+from cogs.topstop.cog import TopStopCog, check_bounds, check_round
+from cogs.topstop.table import dispute_choices, words_modal
 
 NOW = 1_800_000_000.0
 COUNTDOWN = re.compile(r"<t:(\d+):R>")
@@ -59,7 +53,7 @@ class Table:
             players=list(players), options=options, seed=1,
             names=names or {p: p.capitalize() for p in players},
         )  # fmt: skip
-        self.cog = TopStop(Bot(self.rules))  # type: ignore[arg-type]
+        self.cog = TopStopCog(Bot(self.rules))  # type: ignore[arg-type]
         self.events: list[dict[str, Any]] = []
         self._time()
 
@@ -82,17 +76,17 @@ class Table:
         return self.rules.view_for(self.state, viewer)
 
     def embed(self) -> discord.Embed:
-        return self.cog.table_embed(self.record, self.view())
+        return self.cog.drawer.table_embed(self.record, self.view())
 
     def text(self) -> str:
         return embed_text(self.embed())
 
     def labels(self) -> list[str]:
-        items = self.cog.table_view(self.record, self.view()).children
+        items = self.cog.drawer.table_items(self.record, self.view())
         return [getattr(getattr(item, "item", item), "label", None) or "" for item in items]
 
     def custom_ids(self) -> list[str]:
-        items = self.cog.table_view(self.record, self.view()).children
+        items = self.cog.drawer.table_items(self.record, self.view())
         return [item.custom_id for item in items if isinstance(item, components.TableItem)]
 
     def write(self, lists: dict[str, list[str]]) -> None:
@@ -150,7 +144,7 @@ async def test_the_first_spin_lists_who_is_awaited_then_every_spin_off() -> None
     table.act("ann", do="spin", letter="K")
     events = table.act("bob", do="spin", letter="B")
 
-    closed = embed_text(table.cog.closing_embed(table.record, table.view(), events))
+    closed = embed_text(table.cog.drawer.closing_embed(table.record, table.view(), events))
     assert "Ann **K** · Bob **B**" in closed and "**Bob** spins first." in closed
     assert "waiting" not in closed and "<t:" not in closed
     assert "**Bob** spins the letter." in table.text() and table.labels() == ["Spin"]
@@ -182,7 +176,7 @@ async def test_writing_shows_the_letter_the_countdown_and_who_submitted_never_th
     assert COUNTDOWN.findall(table.text()) == [str(int(NOW + 10))]  # the grace replaces the time limit
     assert table.labels() == ["Write my words"]
     events = table.act(None, do="end_writing")
-    closed = embed_text(table.cog.closing_embed(table.record, table.view(), events))
+    closed = embed_text(table.cog.drawer.closing_embed(table.record, table.view(), events))
     assert "Writing is closed: the words are revealed below." in closed and "STOP by **Bob**" in closed
     assert not any(word in closed for word in ("pear", "plum", "peach"))
 
@@ -207,7 +201,7 @@ async def test_the_reveal_strikes_words_with_their_reason_and_counts_points() ->
     assert table.labels() == ["Dispute a word"]
 
     events = table.act(None, do="end_round")
-    closed = table.cog.closing_embed(table.record, table.view(), events)
+    closed = table.cog.drawer.closing_embed(table.record, table.view(), events)
     assert field(closed, "Ann").startswith("Ann — +1") and field(closed, "Bob").startswith("Bob — +0")
     assert field(closed, "Scores") == "Scores\n**1** Ann\n**0** Bob\n**0** Cat"
     assert "Review" not in embed_text(closed) and "<t:" not in embed_text(closed)
@@ -252,7 +246,7 @@ async def test_a_game_ended_during_writing_keeps_the_words_secret() -> None:
     table = round_one()
     table.write({"ann": ["pear"], "bob": ["plum"]})
     events = table.act("ann", do="end")
-    closed = embed_text(table.cog.closing_embed(table.record, table.view(), events))
+    closed = embed_text(table.cog.drawer.closing_embed(table.record, table.view(), events))
     assert "round 1: letter P" in closed and "ended before the words of this round were revealed" in closed
     assert "pear" not in closed and "plum" not in closed
     assert "pear" not in table.text() and "plum" not in table.text()
@@ -288,10 +282,10 @@ async def test_twelve_players_with_five_long_words_fit_discords_limits() -> None
     assert "…~~ *not in the dictionary*" in embed_text(embed)  # the words are clipped to fit
     assert "🗳️ Vote" in embed_text(embed) and "Votes" in embed_text(embed)
     assert len(embed.fields) == 12 + 3  # a field per player, the votes, the scores, the open vote
-    view = table.cog.table_view(table.record, table.view())
-    assert len(view.children) <= 25
-    ids = [item.custom_id for item in view.children if isinstance(item, components.TableItem)]
-    assert len(ids) == 2 and all(len(i) <= 100 and components.CUSTOM_ID.fullmatch(i) for i in ids)
+    items = table.cog.drawer.table_items(table.record, table.view())
+    assert len(items) <= 25
+    ids = [item.custom_id for item in items if isinstance(item, components.TableItem)]
+    assert len(ids) == 2 and all(len(i) <= 100 and resolve(i) for i in ids)
 
 
 async def test_re_spin_is_offered_until_someone_has_words_and_a_unanimous_one_spins_again() -> None:
@@ -309,7 +303,7 @@ async def test_a_game_ended_during_the_first_spin_says_so() -> None:
     table = Table(["ann", "bob", "cat"], first_spin=True)
     table.act("ann", do="spin", letter="C")
     events = table.act("ann", do="end")
-    closed = embed_text(table.cog.closing_embed(table.record, table.view(), events))
+    closed = embed_text(table.cog.drawer.closing_embed(table.record, table.view(), events))
     assert "who spins first?" in closed and "The game ended before the first round." in closed
     assert "waiting" not in closed and table.labels() == []
 
@@ -346,28 +340,31 @@ async def test_every_round_bound_button_names_its_round_and_a_vote_button_its_vo
     table.act("cat", do="vote", accept=True)
     table.act(None, do="end_round")
     assert table.custom_ids() == ["topstop:7:spin:2"]
-    assert all(components.CUSTOM_ID.fullmatch(i) for i in table.custom_ids())
+    assert all(resolve(i) for i in table.custom_ids())
 
 
-async def test_button_args_become_the_actions_round_and_old_ids_still_work() -> None:
-    assert _round_of("3") == {"round": 3}
-    assert _round_of(None) == {}  # a button drawn before ids named their round
-    assert vote_action("yes.2.1") == {"do": "vote", "accept": True, "round": 2, "dispute": 1}
-    assert vote_action("no.2.3") == {"do": "vote", "accept": False, "round": 2, "dispute": 3}
-    assert vote_action("yes") == {"do": "vote", "accept": True}
-    assert vote_action("no") == {"do": "vote", "accept": False}
+async def test_button_args_become_typed_arguments_and_old_ids_still_work() -> None:
+    round_one()  # the cog declares its buttons
+    assert resolve("topstop:7:stop:3")[1:] == (7, {"round": 3})
+    assert resolve("topstop:7:stop")[1:] == (7, {})  # a button drawn before ids named their round
+    assert resolve("topstop:7:vote:yes.2.1")[2] == {"answer": "yes", "round": 2, "dispute": 1}
+    assert resolve("topstop:7:vote:no.2.3")[2] == {"answer": "no", "round": 2, "dispute": 3}
+    assert resolve("topstop:7:vote:yes")[2] == {"answer": "yes"}
+    for forged in ("topstop:7:stop:abc", "topstop:7:vote:maybe", "topstop:99999999999999999999:stop"):
+        with pytest.raises(BadAction, match="damaged or not one of this bot's"):
+            resolve(forged)
 
 
 async def test_a_form_or_menu_button_of_another_round_is_refused_before_it_opens() -> None:
     table = round_one()
-    _check_round("1", table.view())
-    _check_round(None, table.view())
+    check_round(1, table.view())
+    check_round(None, table.view())
     with pytest.raises(StaleAction, match="^The table has moved on since that message"):
-        _check_round("0", table.view())
+        check_round(0, table.view())
     table.act(None, do="end_writing")
     table.act(None, do="end_round")
     with pytest.raises(StaleAction) as caught:
-        _check_round("1", table.view())
+        check_round(1, table.view())
     assert caught.value.message == STALE_MESSAGE
 
 
@@ -406,14 +403,14 @@ async def test_the_reveal_starts_with_the_stop_caller_and_goes_clockwise() -> No
     names = [(f.name or "").split(" —")[0] for f in table.embed().fields]
     assert names[:4] == ["Cat", "Dan", "Ann", "Bob"]
     table.act(None, do="end_round")
-    closed = table.cog.reveal_embed(table.record, table.view()["history"][-1], table.view())
+    closed = table.cog.drawer.reveal_embed(table.record, table.view()["history"][-1], table.view())
     assert [(f.name or "").split(" —")[0] for f in closed.fields][:4] == ["Cat", "Dan", "Ann", "Bob"]
 
 
 async def test_new_refuses_numbers_out_of_bounds_with_a_clear_message() -> None:
-    _check_bounds(target=5, writing_time=900, grace=1)
-    _check_bounds(target=None, writing_time=None, grace=None)
+    check_bounds(target=5, writing_time=900, grace=1)
+    check_bounds(target=None, writing_time=None, grace=None)
     with pytest.raises(BadAction, match=r"^grace is 1 to 120 \(seconds\); 0 is out of bounds\.$"):
-        _check_bounds(grace=0)
+        check_bounds(grace=0)
     with pytest.raises(BadAction, match="target is 5 to 500"):
-        _check_bounds(target=4)
+        check_bounds(target=4)

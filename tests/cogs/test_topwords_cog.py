@@ -15,12 +15,12 @@ from bot.engine.errors import GameError, StaleAction, WrongPhase
 from bot.engine.game import step
 from bot.games.topwords import RuleBroken, TopWords
 from bot.store import SessionRecord
-from bot.ui.components import CUSTOM_ID
+from bot.ui import codec, components
+from bot.ui.components import resolve
 from cogs.topwords import cog as cog_module
 from cogs.topwords import table
-from cogs.topwords.cog import TopWordsCog, _move_arg, _own_rack_event, _refused_move
+from cogs.topwords.cog import TopWordsCog, _own_rack_event
 from cogs.topwords.texts import (
-    COMMAND_TRANSLATIONS,
     ENGINE_DE,
     TEXTS,
     Refusal,
@@ -38,6 +38,14 @@ SECRET = "XYZQJÄÖ"
 SETUP = {"first_player": "ann", "racks": {"ann": "SIEBRTS", "bob": SECRET}, "bag": "AUMLNAGFERNE"}
 # The rulebook's racks: Ann lays SIEB, Bob BAUM down from its B.
 BAUM_SETUP = {"first_player": "ann", "racks": {"ann": "SIEBRTS", "bob": "AUMLNAG"}, "bag": "FERNELOEHDK"}
+
+
+@pytest.fixture(autouse=True)
+def _buttons():
+    """The cog declares its buttons (the table's ids are built from those declarations)."""
+    TopWordsCog(None)  # type: ignore[arg-type]
+    yield
+    components.unregister_game("topwords")
 
 
 @dataclass(frozen=True)
@@ -185,12 +193,13 @@ def test_the_swap_is_one_tile_letter():
 def test_a_refused_moves_button_carries_the_move_and_routes():
     item = table.allow_item(7, "en", "STRASSE", "E10", "across", 5)
     custom_id = item.item.custom_id
-    assert len(custom_id) <= 100 and CUSTOM_ID.fullmatch(custom_id)["arg"] == "STRASSE.E10.across.5"
-    assert _refused_move("STRASSE.E10.across.5") == ("STRASSE", "E10", "across", 5)
-    assert _refused_move("STRASSE.E10.across") == ("STRASSE", "E10", "across", None)  # an older button
-    with pytest.raises(GameError) as refused:
-        _refused_move(None)
-    assert refused.value.message_de == "Dieser Knopf enthält keinen Zug."
+    assert len(custom_id) <= 100 and codec.parse(custom_id).arg == "STRASSE.E10.across.5"
+    args = {"letters": "STRASSE", "square": "E10", "direction": "across"}
+    assert resolve(custom_id)[1:] == (7, {**args, "move": 5})
+    assert resolve("topwords:7:allow:STRASSE.E10.across")[2] == args  # an older button
+    for forged in ("topwords:7:allow", "topwords:7:allow:STRASSE.K11.across", "topwords:7:allow:X.E1.up"):
+        with pytest.raises(GameError, match="damaged"):
+            resolve(forged)
 
 
 # -- the table ------------------------------------------------------------------------------------------
@@ -202,7 +211,7 @@ def test_the_first_table_shows_the_start_and_who_moves():
     assert shown["title"].startswith("TopWords — ") and "to move" in shown["title"]
     assert "Start draw:" in shown["description"] and "closest to A" in shown["description"]
     assert shown["image"]["url"] == "attachment://board.png"
-    assert game.labels() == ["My rack"]
+    assert game.labels() == []
 
 
 def test_a_move_shows_words_points_scores_and_the_bag():
@@ -272,9 +281,9 @@ def test_a_swap_is_announced_without_the_tile():
 
 def test_challenge_and_dispute_buttons_follow_the_rules():
     game = Game(mode="challenge", bad={"SIEB": "not_a_word"})
-    assert game.labels() == ["My rack"]
+    assert game.labels() == []
     game.act("ann", do="place", tiles=SIEB)
-    assert game.labels() == ["My rack", "Challenge", "Dispute"]
+    assert game.labels() == ["Challenge", "Dispute"]
     game.act("bob", do="challenge")
     shown = game.embed()
     assert (
@@ -282,8 +291,8 @@ def test_challenge_and_dispute_buttons_follow_the_rules():
     )
     assert "The move of **Ann** is taken back (8 points); **Ann** plays again." in shown["description"]
     # Ann may still ask the table to restore the move taken back.
-    assert game.labels() == ["My rack", "Dispute"]
-    assert game.labels("de") == ["Mein Stellbrett", "Einspruch"]
+    assert game.labels() == ["Dispute"]
+    assert game.labels("de") == ["Einspruch"]
 
 
 def test_a_failed_challenge_leaves_no_challenge_button():
@@ -291,20 +300,20 @@ def test_a_failed_challenge_leaves_no_challenge_button():
     game.act("ann", do="place", tiles=SIEB)
     game.act("bob", do="challenge")
     assert "every word is allowed, the move stands" in game.embed()["description"]
-    assert game.labels() == ["My rack", "Dispute"]
+    assert game.labels() == ["Dispute"]
 
 
 def test_strict_mode_has_no_challenge_button():
     game = Game(players=("ann", "bob", "cat"))
     game.act("ann", do="place", tiles=SIEB)
-    assert game.labels() == ["My rack", "Dispute"]
+    assert game.labels() == ["Dispute"]
 
 
 def test_two_players_in_strict_mode_get_no_dispute_button():
     """The mover never votes on their own move: nobody would be left to vote, the dictionary decides."""
     game = Game()
     game.act("ann", do="place", tiles=SIEB)
-    assert game.labels() == ["My rack"]
+    assert game.labels() == []
 
 
 def test_a_dispute_vote_shows_the_question_and_vote_buttons():
@@ -321,7 +330,7 @@ def test_a_dispute_vote_shows_the_question_and_vote_buttons():
     vote = next(f for f in shown["fields"] if f["name"] == "🗳️ Vote")
     assert "**Ann** disputes **BAUM** by **Bob\\_\\***. Allowed?" in vote["value"]
     assert "0 of 1 voted · closes <t:2000000000:R>" in vote["value"]
-    assert game.labels() == ["My rack", "Allowed", "Not allowed"]
+    assert game.labels() == ["Allowed", "Not allowed"]
     game.act("cat", do="vote", accept=False)  # bob made the move: he does not vote on it
     assert "The table refused **BAUM** (0:1)." in game.embed()["description"]
 
@@ -329,8 +338,8 @@ def test_a_dispute_vote_shows_the_question_and_vote_buttons():
 def test_the_end_vote_asks_everyone_else():
     game = Game()
     game.act("ann", do="propose_end")
-    assert game.labels() == ["My rack", "End the game", "Play on"]
-    assert game.labels("de") == ["Mein Stellbrett", "Spiel beenden", "Weiterspielen"]
+    assert game.labels() == ["End the game", "Play on"]
+    assert game.labels("de") == ["Spiel beenden", "Weiterspielen"]
     assert "Everyone else must agree" in game.embed()["fields"][0]["value"]
     game.act("bob", do="vote", accept=False)
     assert "Not everyone agreed: the game goes on." in game.embed()["description"]
@@ -415,7 +424,7 @@ def test_a_move_taken_back_can_be_put_to_the_vote_by_its_player():
     shown = game.embed()
     assert "The table allowed **SIEB** (1:0)." in shown["description"]
     assert shown["fields"][0]["value"] == "**Ann**: **SIEB** (4) → **8** points (doubled)"
-    assert game.labels() == ["My rack"]  # the table's ruling is final: nothing to challenge or dispute
+    assert game.labels() == []  # the table's ruling is final: nothing to challenge or dispute
 
 
 def test_the_buttons_follow_what_the_rules_offer_in_the_view():
@@ -425,7 +434,7 @@ def test_the_buttons_follow_what_the_rules_offer_in_the_view():
     view = game.view()
     assert view["actions"] == ["challenge", "dispute", "pass", "place", "propose_end"]
     only_dispute = table.table_items(7, {**view, "actions": ["dispute"]}, "en")
-    assert [item.item.label for item in only_dispute] == ["My rack", "Dispute"]
+    assert [item.item.label for item in only_dispute] == ["Dispute"]
 
 
 def test_the_cog_reads_views_and_private_events_never_the_rules_state():
@@ -445,15 +454,15 @@ def test_the_movers_rack_comes_from_the_events_told_to_them_alone():
 
 
 def args(game: Game) -> dict[str, str | None]:
-    return {item.item.label: CUSTOM_ID.fullmatch(item.item.custom_id)["arg"] for item in game.items()}
+    return {item.item.label: codec.parse(item.item.custom_id).arg for item in game.items()}
 
 
 def test_challenge_and_dispute_buttons_carry_the_move_they_act_on():
     game = Game(mode="challenge", setup=BAUM_SETUP)
     game.act("ann", do="place", tiles=SIEB)
-    assert args(game) == {"My rack": None, "Challenge": "1", "Dispute": "1"}
+    assert args(game) == {"Challenge": "1", "Dispute": "1"}
     game.act("bob", do="place", tiles=BAUM)
-    assert args(game) == {"My rack": None, "Challenge": "2", "Dispute": "2"}
+    assert args(game) == {"Challenge": "2", "Dispute": "2"}
     # The Challenge button of move 1, clicked after move 2: refused, move 2 is not challenged.
     with pytest.raises(StaleAction) as stale:
         game.act("ann", do="challenge", move=1)
@@ -475,7 +484,7 @@ def test_a_restore_button_carries_the_board_after_the_take_back():
     game = Game(mode="challenge", bad={"SIEB": "not_a_word"})
     game.act("ann", do="place", tiles=SIEB)
     game.act("bob", do="challenge", move=1)
-    assert args(game) == {"My rack": None, "Dispute": "0"}
+    assert args(game) == {"Dispute": "0"}
     with pytest.raises(StaleAction) as stale:
         game.act("bob", do="challenge", move=1)
     assert "(move 0)" not in stale.value.message
@@ -487,7 +496,7 @@ def test_a_restore_button_carries_the_board_after_the_take_back():
 def test_vote_buttons_carry_the_vote_they_answer():
     game = Game()
     game.act("ann", do="propose_end")
-    assert args(game) == {"My rack": None, "End the game": "yes.1", "Play on": "no.1"}
+    assert args(game) == {"End the game": "yes.1", "Play on": "no.1"}
     game.act("bob", do="vote", accept=False, vote=1)
     game.act("bob", do="propose_end")
     assert args(game)["End the game"] == "yes.2"
@@ -496,11 +505,11 @@ def test_vote_buttons_carry_the_vote_they_answer():
 
 
 @pytest.mark.parametrize(
-    ("arg", "parsed"),
-    [("3", (3, None)), ("3.BAUM", (3, "BAUM")), ("BAUM", (None, "BAUM")), (None, (None, None))],
+    ("arg", "parsed"), [("3", {"move": 3}), ("3.BAUM", {"move": 3, "word": "BAUM"}), (None, {})]
 )
 def test_a_dispute_buttons_argument_is_the_move_and_a_word(arg, parsed):
-    assert _move_arg(arg) == parsed
+    custom_id = "topwords:7:dispute" + (f":{arg}" if arg else "")
+    assert resolve(custom_id)[2] == parsed
 
 
 def test_a_tie_says_which_way_the_dictionary_decided():
@@ -517,7 +526,7 @@ def test_a_tie_says_which_way_the_dictionary_decided():
 
 def test_every_english_text_of_the_command_tree_has_a_german_translation():
     group = TopWordsCog.group
-    german = COMMAND_TRANSLATIONS["de"]
+    german = TopWordsCog.command_translations["de"]
     texts = [group.description]
     for command in group.walk_commands():
         texts.append(command.description)

@@ -176,6 +176,14 @@ class Reply:
         return [Message(self._fake, i) for i in self.record.followup_ids]
 
     @property
+    def private(self) -> Message | None:
+        """The private answer: the reply itself when it is ephemeral, else the first ephemeral follow-up
+        (after a click was acknowledged first)."""
+        if self.ephemeral:
+            return self.message
+        return next((m for m in self.followups if m.ephemeral), None)
+
+    @property
     def modal(self) -> dict[str, Any] | None:
         return self.record.modal
 

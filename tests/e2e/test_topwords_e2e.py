@@ -125,10 +125,8 @@ async def test_a_challenge_takes_a_made_up_word_back(product_bot: Any, table: Ta
     await until(table, lambda: "every word is allowed, the move stands" in board.text, "the failed challenge")
     assert board.button_labels == ["My rack", "Dispute"]
 
-    refused = await bob.click(board, "Dispute")  # his own move: a private refusal, after a deferral
-    await until(table, lambda: refused.followups, "the refusal")
-    [note] = refused.followups
-    assert note.ephemeral and note.text == "⚠️ There is nothing to dispute: it is your own move."
+    refused = await bob.click(board, "Dispute")  # his own move: a private refusal
+    assert refused.ephemeral and refused.text == "⚠️ There is nothing to dispute: it is your own move."
 
 
 async def test_a_refused_word_goes_to_the_vote_in_german(product_bot: Any, table: Table):
@@ -146,8 +144,7 @@ async def test_a_refused_word_goes_to_the_vote_in_german(product_bot: Any, table
     assert "Die Abstimmung läuft" in refused.text and refused.message.buttons == []
 
     bobs_vote = await bob.click(vote, "Allowed")  # he raised it: the others vote
-    await until(table, lambda: bobs_vote.followups, "the refusal")
-    assert "Du stimmst hier nicht ab: du hast sie angestoßen." in bobs_vote.followups[0].text
+    assert bobs_vote.ephemeral and "Du stimmst hier nicht ab: du hast sie angestoßen." in bobs_vote.text
 
     await alice.click(vote, "Allowed")
     placed = await table.wait_for_message(lambda m: "The table allowed" in m.text, what="the vote's result")
@@ -193,8 +190,10 @@ async def test_buttons_on_older_messages_never_act_on_a_newer_move(product_bot: 
     assert first.buttons == [] and board.button("Challenge")["custom_id"].endswith(":challenge:2")
 
     late = await click_saved(table, alice, stale, "Challenge")
-    [note] = late.followups
-    assert note.ephemeral and note.text == "⚠️ The table has moved on since that message: use the latest one."
+    note = late.private
+    assert (
+        note is not None and note.text == "⚠️ The table has moved on since that message: use the latest one."
+    )
     assert "challenged" not in board.text and board.button_labels == ["My rack", "Challenge", "Dispute"]
 
     # Two players: Bob made the move and does not vote on it, so the dictionary decides at once.
@@ -236,7 +235,7 @@ async def click_saved(table: Table, player: Player, raw: dict[str, Any], label: 
     data = {"custom_id": button["custom_id"], "component_type": 2, "id": button.get("id")}
     record = await table.fake.send_interaction(player.user, 3, data, channel_id=table.channel_id, message=raw)
     reply = Reply(table.fake, record)
-    await until(table, lambda: reply.followups, f"the answer to the stale {label!r}")
+    await until(table, lambda: reply.private, f"the answer to the stale {label!r}")
     return reply
 
 

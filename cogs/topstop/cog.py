@@ -1,0 +1,278 @@
+"""Top Stop in a channel: `/topstop new`, the spin, the writing form, STOP, the reveal, disputes and votes.
+
+Thin: every decision is the rules' (bot/games/topstop); the table layer (bot/ui/table.py) finds the game,
+acts, redraws and answers errors; this module maps buttons to actions and draws through table.py.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.engine.errors import BadAction, NotAPlayer, StaleAction
+from bot.engine.game import STALE_MESSAGE, Event
+from bot.store import SessionRecord
+from bot.ui import codec, components
+from bot.ui.components import Click
+from bot.ui.replies import reply_private
+from bot.ui.table import Table, TableCog, button
+from cogs.topstop.table import (
+    COLOUR,
+    GAME,
+    LANGUAGE_NAMES,
+    NEW_MESSAGE_EVENTS,
+    TopStopTable,
+    _shown,
+    _words_text,
+    dispute_choices,
+    words_modal,
+)
+
+if TYPE_CHECKING:
+    from bot.app import TopBot
+
+COMMAND_TRANSLATIONS: dict[str, dict[str, str]] = {
+    "de": {
+        "Top Stop: the word race": "Top Stop: das Wortrennen",
+        "Open a Top Stop lobby in this channel": "Eine Top-Stop-Lobby in diesem Kanal öffnen",
+        "Language of the words (default: the server's)": "Sprache der Wörter (Standard: die des Servers)",
+        "Winning score (default by player count: 50, 100 or 150)": (
+            "Siegpunktzahl (Standard nach Spielerzahl: 50, 100 oder 150)"
+        ),
+        "Seconds to write before writing closes (default 180)": "Sekunden zum Schreiben (Standard 180)",
+        "Seconds the others get after STOP (default 10)": "Sekunden für die anderen nach STOP (Standard 10)",
+        "Base game (the only mode so far)": "Grundspiel (bisher der einzige Modus)",
+        "Base game": "Grundspiel",
+        "French": "Französisch",
+        "German": "Deutsch",
+    },
+    "fr": {
+        "Top Stop: the word race": "Top Stop : la course aux mots",
+        "Open a Top Stop lobby in this channel": "Ouvrir un salon Top Stop dans ce canal",
+        "Language of the words (default: the server's)": "Langue des mots (par défaut : celle du serveur)",
+        "Winning score (default by player count: 50, 100 or 150)": (
+            "Score gagnant (par défaut selon le nombre de joueurs : 50, 100 ou 150)"
+        ),
+        "Seconds to write before writing closes (default 180)": "Secondes pour écrire (180 par défaut)",
+        "Seconds the others get after STOP (default 10)": "Secondes laissées aux autres après STOP (10 par défaut)",
+        "Base game (the only mode so far)": "Jeu de base (le seul mode pour l'instant)",
+        "Base game": "Jeu de base",
+        "French": "Français",
+        "German": "Allemand",
+    },
+}
+
+
+# Every round-bound button names its round; ids of older messages may lack it (then no stale check).
+ROUND = codec.number("round", optional=True)
+# /topstop new's bounds, checked here too: Discord's client enforces them, a crafted request may not.
+NEW_BOUNDS = {"target": (5, 500), "writing_time": (20, 900), "grace": (1, 120)}
+DISPUTE_MENUS = 5  # at most 5 menus of 25 words: one message's worth of components
+
+
+class TopStopCog(TableCog, name="Top Stop"):
+    game_name = GAME
+    title = "Top Stop"
+    colour = COLOUR
+    new_message_events = NEW_MESSAGE_EVENTS
+    panel_emoji = "✍️"
+    command_translations = COMMAND_TRANSLATIONS
+
+    group = app_commands.Group(name="topstop", description="Top Stop: the word race", guild_only=True)
+
+    def __init__(self, bot: TopBot) -> None:
+        super().__init__(bot)
+        self.drawer = TopStopTable(lambda record, key: self.bot.sessions.deadline(record, key))
+
+    # -- commands ---------------------------------------------------------------------------------------
+
+    @group.command(name="new", description="Open a Top Stop lobby in this channel")
+    @app_commands.describe(
+        language="Language of the words (default: the server's)",
+        target="Winning score (default by player count: 50, 100 or 150)",
+        writing_time="Seconds to write before writing closes (default 180)",
+        grace="Seconds the others get after STOP (default 10)",
+        mode="Base game (the only mode so far)",
+    )
+    @app_commands.choices(
+        language=[app_commands.Choice(name=n, value=c) for c, n in LANGUAGE_NAMES.items()],
+        mode=[app_commands.Choice(name="Base game", value="base")],
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        language: app_commands.Choice[str] | None = None,
+        target: app_commands.Range[int, 5, 500] | None = None,
+        writing_time: app_commands.Range[int, 20, 900] | None = None,
+        grace: app_commands.Range[int, 1, 120] | None = None,
+        mode: app_commands.Choice[str] | None = None,
+    ) -> None:
+        assert interaction.guild_id is not None
+        check_bounds(target=target, writing_time=writing_time, grace=grace)
+        default_language = await self.bot.store.guild_settings.language(
+            interaction.guild_id, self.bot.settings.default_language
+        )
+        options: dict[str, Any] = {"language": language.value if language else default_language}
+        for name, value in (("mode", mode.value if mode else None), ("target", target),
+                            ("writing_time", writing_time), ("grace", grace)):  # fmt: skip
+            if value is not None:
+                options[name] = value
+        await self.open_lobby(interaction, options)
+
+    # -- the table --------------------------------------------------------------------------------------
+
+    async def render(
+        self, record: SessionRecord, view: dict[str, Any], events: list[Event], lang: str
+    ) -> Table:
+        return Table(self.drawer.table_embed(record, view), self.drawer.table_items(record, view))
+
+    def retired(
+        self, record: SessionRecord, view: dict[str, Any], events: list[Event], lang: str
+    ) -> discord.Embed | None:
+        return self.drawer.closing_embed(record, view, events)
+
+    def offers_panel(self, view: dict[str, Any]) -> bool:
+        return bool(view["phase"] == "writing")  # a player's words are secret only while writing
+
+    def panel_text(self, lang: str) -> str:
+        return {"fr": "Mes mots", "de": "Meine Wörter"}.get(lang, "My words")
+
+    async def private_panel(self, record: SessionRecord, view: dict[str, Any], lang: str) -> str:
+        current = view.get("round") or {}
+        mine = current.get("your_words")
+        if mine is None:
+            return "You have no words in play right now."
+        return (
+            f"Your words (only you see this): **{_words_text(mine)}**"
+            if mine
+            else "You have written no words yet."
+        )
+
+    # -- buttons ------------------------------------------------------------------------------------------
+
+    @button("spin", ROUND)
+    async def on_spin(self, click: Click) -> None:
+        await self.act(click.interaction, click.session_id, {"do": "spin", **click.args})
+
+    @button("stop", ROUND)
+    async def on_stop(self, click: Click) -> None:
+        await self.act(click.interaction, click.session_id, {"do": "stop", **click.args})
+
+    @button("respin", ROUND)
+    async def on_respin(self, click: Click) -> None:
+        await self.act(click.interaction, click.session_id, {"do": "respin", **click.args})
+
+    @button("vote", codec.choice("answer", "yes", "no"), ROUND, codec.number("dispute", optional=True))
+    async def on_vote(self, click: Click) -> None:
+        action = {"do": "vote", "accept": click.args.pop("answer") == "yes", **click.args}
+        result = await self.act(click.interaction, click.session_id, action)
+        closed = any(event.get("type") == "vote_closed" for event in result.events)
+        text = (
+            "Your vote is in, and it closed the vote: the result is on the table."
+            if closed
+            else "Your vote is in; it stays secret until the vote closes."
+        )
+        await click.interaction.followup.send(text, ephemeral=True)
+
+    @button("write", ROUND)
+    async def on_write(self, click: Click) -> None:
+        """The form opens at once (a modal must be the first answer), prefilled with the saved words."""
+        await self.seated(click.interaction, click.session_id)
+        view = await self.bot.sessions.view(click.session_id, click.player)
+        current = view.get("round") or {}
+        if click.player in view["left"]:
+            raise NotAPlayer("You have left this game.")
+        check_round(click.args.get("round"), view)
+        if view["phase"] != "writing" or click.player not in current.get("players", []):
+            raise BadAction("Writing is not open for you right now.")
+        if current.get("stopped_by") == click.player:
+            raise BadAction("You called STOP: your list is final.")
+        await click.interaction.response.send_modal(
+            words_modal(
+                click.session_id,
+                current["letter"],
+                view["options"]["words"],
+                current.get("your_words", []),
+                current["number"],
+            )
+        )
+
+    @button("words", ROUND, modal=True)
+    async def on_words(self, click: Click) -> None:
+        words = [click.values.get(f"word{index}", "") for index in range(1, 6)]
+        result = await self.act(
+            click.interaction, click.session_id, {"do": "submit", "words": words, **click.args}
+        )
+        mine: list[str] = next(
+            (e["words"] for e in result.private_to(click.player) if e.get("type") == "your_words"), []
+        )
+        text = f"**{_words_text(mine)}**" if mine else "no words"
+        await click.interaction.followup.send(
+            f"Saved (only you see this): {text}. You can edit them until writing closes.", ephemeral=True
+        )
+
+    @button("dispute", ROUND)
+    async def on_dispute(self, click: Click) -> None:
+        """A private menu of the round's words open to a dispute (the rules' view lists them)."""
+        record = await self.seated(click.interaction, click.session_id)
+        view = await self.bot.sessions.view(click.session_id, click.player)
+        current = view.get("round") or {}
+        if click.player in view["left"]:
+            raise NotAPlayer("You have left this game.")
+        check_round(click.args.get("round"), view)
+        if view["phase"] != "review" or not current.get("lists"):
+            raise BadAction("Words can be disputed only while the round's words are under review.")
+        if current.get("dispute"):
+            raise BadAction("One vote at a time: wait for the current vote to close.")
+        choices = dispute_choices(record, current["lists"])
+        if not choices:
+            raise BadAction("Every word of this round has already been put to the vote.")
+        spec = components.spec(GAME, "pick")
+        menus = [
+            components.select(
+                spec.encode(click.session_id, round=current["number"], menu=index),
+                choices[start : start + 25],
+                placeholder="Which word should the table judge?",
+            )
+            for index, start in enumerate(range(0, min(len(choices), 25 * DISPUTE_MENUS), 25))
+        ]
+        await reply_private(
+            click.interaction,
+            "Pick the word to put to the vote. The other players decide by majority; a tie keeps the verdict.",
+            view=components.view_of(*menus),
+        )
+
+    @button("pick", ROUND, codec.number("menu", 0, DISPUTE_MENUS - 1, optional=True))
+    async def on_pick(self, click: Click) -> None:
+        values = click.selected
+        if len(values) != 1 or "|" not in values[0]:
+            raise BadAction("Pick one word from the list.")
+        owner, word = values[0].split("|", 1)
+        action: dict[str, Any] = {"do": "dispute", "of": owner, "word": word}
+        if "round" in click.args:
+            action["round"] = click.args["round"]
+        disputed = f"You disputed **{_shown(word)}**. The vote is open."
+        await self.act(
+            click.interaction,
+            click.session_id,
+            action,
+            acknowledge=lambda: click.interaction.response.edit_message(content=disputed, view=None),
+        )
+
+
+def check_round(named: int | None, view: dict[str, Any]) -> None:
+    """A button that opens a form or menu (no action yet) is refused like the rules refuse a stale action."""
+    current = (view.get("round") or {}).get("number", 0)
+    if named is not None and named != current:
+        raise StaleAction(STALE_MESSAGE)
+
+
+def check_bounds(**values: int | None) -> None:
+    """/topstop new's numbers within their bounds, with a clear refusal (NEW_BOUNDS)."""
+    for name, value in values.items():
+        low, high = NEW_BOUNDS[name]
+        if value is not None and not low <= value <= high:
+            what = "the winning score" if name == "target" else "seconds"
+            raise BadAction(f"{name} is {low} to {high} ({what}); {value} is out of bounds.")
