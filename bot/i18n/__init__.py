@@ -1,0 +1,131 @@
+"""Every player-facing text of the bot, by symbolic key, in English, French and German.
+
+The catalogues are gettext files, `locale/<lang>/LC_MESSAGES/messages.po`, managed with Babel (how to add a
+text: docs/architecture.md). Their msgids are keys such as `engine.stale`, never English sentences: the
+English catalogue holds the English text like any other language, so wording changes touch no code.
+
+No discord import: the rules (bot/games) raise errors with keys from here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gettext
+import io
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+LANGUAGES = ("en", "fr", "de")
+DEFAULT_LANGUAGE = "en"
+DOMAIN = "messages"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+
+
+def N_(key: str) -> str:
+    """Mark a key for extraction where it is stored or passed on and translated later."""
+    return key
+
+
+class Text:
+    """A key with its parameters, said later in the reader's language (e.g. a reason inside a refusal)."""
+
+    __slots__ = ("key", "params")
+
+    def __init__(self, key: str, /, **params: object) -> None:
+        self.key = key
+        self.params = params
+
+    def render(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        return t(self.key, lang, **self.params)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Text) and (self.key, self.params) == (other.key, other.params)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __repr__(self) -> str:
+        return f"Text({self.key!r}, **{self.params!r})"
+
+
+def compile_po(po_file: Path, lang: str) -> bytes:
+    """The .mo bytes of a .po file, as `pybabel compile` writes them (fuzzy entries left out)."""
+    with po_file.open("rb") as source:
+        catalog = read_po(source, locale=lang, domain=DOMAIN)
+    out = io.BytesIO()
+    write_mo(out, catalog)
+    return out.getvalue()
+
+
+def load(locale_dir: Path = LOCALE_DIR) -> dict[str, gettext.NullTranslations]:
+    """Each language's catalogue, English behind every other one.
+
+    A .mo missing or older than its .po is compiled from it first, so that a fresh clone or an edited .po
+    needs no manual step; where the package is read-only the compiled catalogue stays in memory.
+    """
+    catalogues: dict[str, gettext.NullTranslations] = {}
+    for lang in LANGUAGES:
+        po_file = locale_dir / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+        mo_file = po_file.with_suffix(".mo")
+        if mo_file.is_file() and mo_file.stat().st_mtime >= po_file.stat().st_mtime:
+            with mo_file.open("rb") as source:
+                catalogues[lang] = gettext.GNUTranslations(source)
+            continue
+        data = compile_po(po_file, lang)
+        with contextlib.suppress(OSError):  # read-only: keep it in memory
+            _write_atomically(mo_file, data)
+        catalogues[lang] = gettext.GNUTranslations(io.BytesIO(data))
+    for lang, catalogue in catalogues.items():
+        if lang != DEFAULT_LANGUAGE:
+            catalogue.add_fallback(catalogues[DEFAULT_LANGUAGE])
+    return catalogues
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    # Test workers may import at once: each writes its own file and renames it over the target.
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(temp, path)
+    except OSError:
+        os.unlink(temp)
+        raise
+
+
+_CATALOGUES = load()
+
+
+def language_of(locale: object) -> str:
+    """The bot's language for a Discord locale ("fr", "de", "en-US", a discord.Locale…): English unless
+    French or German."""
+    if locale is None:
+        return DEFAULT_LANGUAGE
+    lang = str(locale).split("-")[0].lower()
+    return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def t(key: str, lang: str = DEFAULT_LANGUAGE, /, **params: object) -> str:
+    """The text of `key` in `lang` (English where that language lacks it), formatted with `params`.
+
+    A `Text` parameter is said in the same language. A key no catalogue knows comes back as it is.
+    """
+    catalogue = _CATALOGUES.get(lang) or _CATALOGUES[DEFAULT_LANGUAGE]
+    text = catalogue.gettext(key)
+    if not params:
+        return text
+    return text.format(**_rendered(params, lang))
+
+
+def _rendered(params: Mapping[str, object], lang: str) -> dict[str, object]:
+    return {name: value.render(lang) if isinstance(value, Text) else value for name, value in params.items()}
+
+
+def has(key: str) -> bool:
+    """Whether the English catalogue holds `key`."""
+    return _CATALOGUES[DEFAULT_LANGUAGE].gettext(key) != key
