@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 APT_PACKAGES := libenchant-2-2 hunspell-en-us hunspell-en-gb hunspell-fr hunspell-de-de-frami
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup system-packages lint clean bench
+.PHONY: run test setup system-packages lint clean bench i18n
 
 run: setup
 	$(BIN)/python -m bot
@@ -26,6 +26,15 @@ bench: setup
 	@status=0; for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || status=1; done; exit $$status
 
 setup: system-packages $(STAMP)
+
+# After adding or renaming a text key in the code: extract every key, add the new ones (empty) to each
+# language's catalogue and drop the unused ones; then fill in the texts. The .mo files are compiled on import.
+CATALOGUES := bot/i18n/locale
+i18n: setup
+	$(BIN)/pybabel extract -F pyproject.toml --no-location --sort-output -o $(CATALOGUES)/messages.pot bot cogs
+	$(BIN)/pybabel update -i $(CATALOGUES)/messages.pot -d $(CATALOGUES) -D messages \
+	  --no-fuzzy-matching --ignore-obsolete --no-location --width 100
+	$(BIN)/pybabel compile -d $(CATALOGUES) -D messages --statistics
 
 # apt only when a package is missing; through sudo when not root.
 system-packages:

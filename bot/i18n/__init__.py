@@ -1,111 +1,131 @@
-"""Temporary English texts of the table layer until the gettext catalogue lands (same API)."""
+"""Every player-facing text of the bot, by symbolic key, in English, French and German.
+
+The catalogues are gettext files, `locale/<lang>/LC_MESSAGES/messages.po`, managed with Babel (how to add a
+text: docs/architecture.md). Their msgids are keys such as `engine.stale`, never English sentences: the
+English catalogue holds the English text like any other language, so wording changes touch no code.
+
+No discord import: the rules (bot/games) raise errors with keys from here.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import contextlib
+import gettext
+import io
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
 
 LANGUAGES = ("en", "fr", "de")
-
-_EN = {
-    "ui.no_game": "No {game} game is open in this channel. Start one with `{command}`.",
-    "ui.not_this_game": "This button belongs to another game.",
-    "ui.not_a_player": "You are not playing in this game; you can watch.",
-    "ui.table_failed": (
-        "⚠️ The {game} table could not be posted in this channel (Discord said: {error}), so the game is "
-        "closed. The bot needs to send messages, embed links and attach files here; then start a new game."
-    ),
-    "ui.only_you": "Only you see this",
-    "ui.left_lobby": "You left the lobby.",
-    "ui.left_game": "You left the game.",
-    "ui.only_host_lobby": "Only the host or a member with Manage Server can close this lobby.",
-    "ui.only_host_end": "Only the host or a member with Manage Server can end this game; players may ask the table.",
-    "ui.only_host_cancel": "Only the host or a member with Manage Server can cancel this game.",
-    "ui.lobby_closed": "The lobby is closed.",
-    "ui.game_ended": "The game is over.",
-    "ui.game_cancelled": "The game was cancelled.",
-    "ui.game_ended_no_result": "The game is ended; no result is recorded.",
-    "ui.cancelled_by": "Cancelled by {who}.",
-    "ui.ended_no_result": "The {game} game #{id} was ended early: no result counts.",
-    "ui.end_vote_open": "A vote to end this game is already open.",
-    "ui.end_asked_already": "You have already asked to end the game in this round or move.",
-    "ui.end_asked": "The other players are asked whether to end the game now.",
-    "ui.end_question": "**{name}** asks to end this {game} game now. End it?",
-    "ui.lobby_title": "{game} — lobby",
-    "ui.lobby_host": "Host",
-    "ui.lobby_players": "Players",
-    "ui.lobby_options": "Options",
-    "ui.lobby_seated": "Seated ({n})",
-    "ui.lobby_how": "Press **Join** to take a seat; the host presses **Start**.",
-    "ui.lobby_closes": "The lobby closes {when}.",
-    "ui.lobby_join": "Join",
-    "ui.lobby_leave": "Leave",
-    "ui.lobby_start": "Start",
-    "ui.lobby_cancel": "Cancel",
-    "ui.lobby_started": "The game has started with {n} players.",
-    "ui.lobby_expired": "This lobby closed: the game was not started in time.",
-    "ui.button_mine": "Only for me",
-    "ui.vote_title": "🗳️ Vote",
-    "ui.vote_votes": "Votes",
-    "ui.vote_count": "✅ {yes} · ❌ {no} of {eligible}",
-    "ui.vote_closes": "Closes",
-    "ui.vote_result": "Result",
-    "ui.vote_yes": "Accepted",
-    "ui.vote_no": "Rejected",
-    "ui.vote_tie": "Tie: the verdict stands",
-    "ui.vote_button_yes": "Yes",
-    "ui.vote_button_no": "No",
-    "ui.vote_closed": "This vote is closed.",
-    "ui.vote_not_yours": "You cannot vote on this one.",
-    "ui.vote_cast_yes": "Your vote: yes. You may change it until it closes.",
-    "ui.vote_cast_no": "Your vote: no. You may change it until it closes.",
-    "ui.vote_last_ballot": "Your vote is in. That was the last ballot.",
-}
-
-
-_OTHER = {
-    "fr": {
-        "ui.lobby_title": "{game} — salon",
-        "ui.lobby_host": "Hôte",
-        "ui.lobby_players": "Joueurs",
-        "ui.lobby_options": "Options",
-        "ui.lobby_seated": "Assis ({n})",
-        "ui.lobby_how": "Appuyez sur **Rejoindre** pour prendre place ; l'hôte appuie sur **Lancer**.",
-        "ui.lobby_closes": "Le salon ferme {when}.",
-        "ui.lobby_join": "Rejoindre",
-        "ui.lobby_leave": "Quitter",
-        "ui.lobby_start": "Lancer",
-        "ui.lobby_cancel": "Annuler",
-        "ui.lobby_started": "La partie a commencé avec {n} joueurs.",
-        "ui.cancelled_by": "Annulé par {who}.",
-        "ui.lobby_expired": "Ce salon est fermé : la partie n'a pas été lancée à temps.",
-    },
-    "de": {
-        "ui.lobby_title": "{game} — Lobby",
-        "ui.lobby_host": "Gastgeber",
-        "ui.lobby_players": "Spieler",
-        "ui.lobby_options": "Optionen",
-        "ui.lobby_seated": "Am Tisch ({n})",
-        "ui.lobby_how": "Drücke **Mitspielen**, um Platz zu nehmen; der Gastgeber drückt **Starten**.",
-        "ui.lobby_closes": "Die Lobby schließt {when}.",
-        "ui.lobby_join": "Mitspielen",
-        "ui.lobby_leave": "Verlassen",
-        "ui.lobby_start": "Starten",
-        "ui.lobby_cancel": "Abbrechen",
-        "ui.lobby_started": "Das Spiel hat mit {n} Spielern begonnen.",
-        "ui.cancelled_by": "Abgebrochen von {who}.",
-        "ui.lobby_expired": "Diese Lobby ist geschlossen: Das Spiel wurde nicht rechtzeitig gestartet.",
-    },
-}
-
-
-def t(key: str, lang: str = "en", /, **params: Any) -> str:
-    return _OTHER.get(lang, {}).get(key, _EN[key]).format(**params)
+DEFAULT_LANGUAGE = "en"
+DOMAIN = "messages"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 
 
 def N_(key: str) -> str:
+    """Mark a key for extraction where it is stored or passed on and translated later."""
     return key
 
 
-def language_of(locale: str | None) -> str:
-    language = (locale or "").split("-")[0].lower()
-    return language if language in LANGUAGES else "en"
+class Text:
+    """A key with its parameters, said later in the reader's language (e.g. a reason inside a refusal)."""
+
+    __slots__ = ("key", "params")
+
+    def __init__(self, key: str, /, **params: object) -> None:
+        self.key = key
+        self.params = params
+
+    def render(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        return t(self.key, lang, **self.params)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Text) and (self.key, self.params) == (other.key, other.params)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __repr__(self) -> str:
+        return f"Text({self.key!r}, **{self.params!r})"
+
+
+def compile_po(po_file: Path, lang: str) -> bytes:
+    """The .mo bytes of a .po file, as `pybabel compile` writes them (fuzzy entries left out)."""
+    with po_file.open("rb") as source:
+        catalog = read_po(source, locale=lang, domain=DOMAIN)
+    out = io.BytesIO()
+    write_mo(out, catalog)
+    return out.getvalue()
+
+
+def load(locale_dir: Path = LOCALE_DIR) -> dict[str, gettext.NullTranslations]:
+    """Each language's catalogue, English behind every other one.
+
+    A .mo missing or older than its .po is compiled from it first, so that a fresh clone or an edited .po
+    needs no manual step; where the package is read-only the compiled catalogue stays in memory.
+    """
+    catalogues: dict[str, gettext.NullTranslations] = {}
+    for lang in LANGUAGES:
+        po_file = locale_dir / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+        mo_file = po_file.with_suffix(".mo")
+        if mo_file.is_file() and mo_file.stat().st_mtime >= po_file.stat().st_mtime:
+            with mo_file.open("rb") as source:
+                catalogues[lang] = gettext.GNUTranslations(source)
+            continue
+        data = compile_po(po_file, lang)
+        with contextlib.suppress(OSError):  # read-only: keep it in memory
+            _write_atomically(mo_file, data)
+        catalogues[lang] = gettext.GNUTranslations(io.BytesIO(data))
+    for lang, catalogue in catalogues.items():
+        if lang != DEFAULT_LANGUAGE:
+            catalogue.add_fallback(catalogues[DEFAULT_LANGUAGE])
+    return catalogues
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    # Test workers may import at once: each writes its own file and renames it over the target.
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(temp, path)
+    except OSError:
+        os.unlink(temp)
+        raise
+
+
+_CATALOGUES = load()
+
+
+def language_of(locale: object) -> str:
+    """The bot's language for a Discord locale ("fr", "de", "en-US", a discord.Locale…): English unless
+    French or German."""
+    if locale is None:
+        return DEFAULT_LANGUAGE
+    lang = str(locale).split("-")[0].lower()
+    return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def t(key: str, lang: str = DEFAULT_LANGUAGE, /, **params: object) -> str:
+    """The text of `key` in `lang` (English where that language lacks it), formatted with `params`.
+
+    A `Text` parameter is said in the same language. A key no catalogue knows comes back as it is.
+    """
+    catalogue = _CATALOGUES.get(lang) or _CATALOGUES[DEFAULT_LANGUAGE]
+    text = catalogue.gettext(key)
+    if not params:
+        return text
+    return text.format(**_rendered(params, lang))
+
+
+def _rendered(params: Mapping[str, object], lang: str) -> dict[str, object]:
+    return {name: value.render(lang) if isinstance(value, Text) else value for name, value in params.items()}
+
+
+def has(key: str) -> bool:
+    """Whether the English catalogue holds `key`."""
+    return _CATALOGUES[DEFAULT_LANGUAGE].gettext(key) != key

@@ -17,6 +17,7 @@ from typing import Any
 import discord
 
 from bot.engine.errors import BadAction
+from bot.i18n import language_of, t
 from bot.ui import codec
 from bot.ui.codec import Arg, MalformedId, Spec
 from bot.ui.replies import reply_error
@@ -80,7 +81,9 @@ def unregister_game(game: str) -> None:
             del registry[key]
 
 
-def resolve(custom_id: str, *, modal: bool = False) -> tuple[Route, int, dict[str, Any]]:
+def resolve(
+    custom_id: str, *, modal: bool = False, locale: object = None
+) -> tuple[Route, int, dict[str, Any]]:
     """The handler and typed arguments of an id, or DamagedComponent with the reason in the log."""
     try:
         parsed = codec.parse(custom_id)
@@ -90,15 +93,12 @@ def resolve(custom_id: str, *, modal: bool = False) -> tuple[Route, int, dict[st
         return route, parsed.session_id, route.spec.decode(parsed.arg)
     except MalformedId as error:
         log.info("refused a component id %r: %s", custom_id[:100], error)
-        raise DamagedComponent(
-            "This button or form is damaged or not one of this bot's: nothing was changed. "
-            "Use the buttons on the game's latest message."
-        ) from None
+        raise DamagedComponent(t("ui.damaged", language_of(str(locale)) if locale else "en")) from None
 
 
 async def _route(interaction: discord.Interaction[Any], custom_id: str, *, modal: bool) -> None:
     try:
-        route, session_id, args = resolve(custom_id, modal=modal)
+        route, session_id, args = resolve(custom_id, modal=modal, locale=interaction.locale)
         values = submitted_values(interaction.data or {}) if modal else {}
         await route.handler(Click(interaction, session_id, args, values))
     except Exception as error:
