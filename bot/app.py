@@ -19,7 +19,7 @@ from bot.engine.game import Event
 from bot.engine.sessions import SessionManager
 from bot.games import GAME_PACKAGES, make_game
 from bot.store import SessionRecord, Store
-from bot.ui.components import TableItem, dispatch_modal_submit
+from bot.ui.components import TableItem, dispatch_interaction
 from bot.ui.replies import NO_MENTIONS, reply_error, unwrap
 from bot.ui.translator import CommandTranslator
 from bot.ui.vote import VoteService
@@ -78,10 +78,15 @@ class TopBot(commands.Bot):
 
         self.words = WordService()
         games = {name: make_game(name, self.words) for name in GAME_PACKAGES}
-        self.sessions = SessionManager(self.store, games, lobby_seconds=self.settings.lobby_minutes * 60)
+        self.sessions = SessionManager(
+            self.store,
+            games,
+            lobby_seconds=self.settings.lobby_minutes * 60,
+            max_games_per_guild=self.settings.max_games_per_server,
+        )
         self.sessions.listeners.append(self._on_session_events)
         self.add_dynamic_items(TableItem)
-        self.add_listener(dispatch_modal_submit, "on_interaction")
+        self.add_listener(dispatch_interaction, "on_interaction")
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.tree.set_translator(

@@ -25,6 +25,8 @@ class Settings:
     log_level: str
     lobby_minutes: float
     application_id: int | None
+    max_games_per_server: int = 25
+    topwords_turn_minutes: float = 0.0
 
     @classmethod
     def from_env(cls, env_file: str | Path | None = ".env") -> Settings:
@@ -45,6 +47,8 @@ class Settings:
             log_level=log_level,
             lobby_minutes=_positive_float("LOBBY_MINUTES", 15.0),
             application_id=_optional_int("DISCORD_APPLICATION_ID"),
+            max_games_per_server=_positive_int("MAX_GAMES_PER_SERVER", 25),
+            topwords_turn_minutes=_minutes_or_off("TOPWORDS_TURN_MINUTES", 10.0),
         )
 
 
@@ -67,4 +71,27 @@ def _positive_float(name: str, default: float) -> float:
         raise SettingsError(f"{name} must be a number, not {raw!r}") from None
     if value <= 0:
         raise SettingsError(f"{name} must be positive, not {raw!r}")
+    return value
+
+
+def _positive_int(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or int(raw) == 0:
+        raise SettingsError(f"{name} must be a whole number above 0, not {raw!r}")
+    return int(raw)
+
+
+def _minutes_or_off(name: str, default: float) -> float:
+    """Minutes, or 0 for off."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number of minutes (0: off), not {raw!r}") from None
+    if value < 0:
+        raise SettingsError(f"{name} must be 0 (off) or more, not {raw!r}")
     return value

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import LANGUAGES
-from bot.engine.errors import BadAction
+from bot.engine.errors import BadAction, NotAPlayer
 from bot.games import GAME_TITLES
 from bot.ui.embeds import mention
 from bot.ui.replies import reply_private
@@ -145,6 +145,10 @@ class General(commands.Cog):
         self, interaction: discord.Interaction[Any], language: app_commands.Choice[str]
     ) -> None:
         assert interaction.guild_id is not None
+        # Discord hides the command from others by default, but a server may change that: check here too.
+        permissions = getattr(interaction.user, "guild_permissions", None)
+        if not (permissions and permissions.manage_guild):
+            raise NotAPlayer("Only members with Manage Server can change the server's settings.")
         if language.value not in LANGUAGES:
             raise BadAction("Choose English, French or German.")
         async with self.bot.store.transaction() as tx:

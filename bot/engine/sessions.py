@@ -81,11 +81,13 @@ class SessionManager:
         clock: Callable[[], float] = time.time,
         lobby_seconds: float = 15 * 60,
         idle_seconds: float = 10 * 60,
+        max_games_per_guild: int | None = None,
     ) -> None:
         self.store = store
         self.games = dict(games)
         self.clock = clock
         self.lobby_seconds = lobby_seconds
+        self.max_games_per_guild = max_games_per_guild
         self.idle_seconds = idle_seconds
         self.listeners: list[EventListener] = []
         self._live: dict[int, _Live] = {}
@@ -143,7 +145,8 @@ class SessionManager:
         options: Mapping[str, Any],
         host_name: str | None = None,
     ) -> SessionRecord:
-        """A new lobby in the channel with the host seated; refused when a game is already open there."""
+        """A new lobby in the channel with the host seated; refused when a game is already open there, when
+        the host already has an open lobby on this server, or when the server has its most games open."""
         game = self._game(game_name)
         # Bad options are refused now, not when the host presses Start.
         game.validate_options(dict(options))
@@ -165,6 +168,16 @@ class SessionManager:
         )
         try:
             async with self.store.transaction() as tx:
+                # Checked in the transaction that inserts, so two commands at once cannot both pass.
+                if await self.store.sessions.lobby_of_host(tx, guild_id, host_id) is not None:
+                    raise ChannelBusy(
+                        "You already have an open lobby on this server: start it or close it first."
+                    )
+                limit = self.max_games_per_guild
+                if limit is not None and await self.store.sessions.count_open_in_guild(tx, guild_id) >= limit:
+                    raise ChannelBusy(
+                        f"This server has {limit} games open, its most: finish or end one first."
+                    )
                 record.id = await self.store.sessions.create(tx, record)
         except ChannelTaken as exc:
             raise ChannelBusy("A game is already open in this channel: finish or end it first.") from exc

@@ -13,13 +13,14 @@ VoteResult = Literal["yes", "no", "tie"]
 def tally(ballots: Mapping[str, bool], eligible: int | None = None) -> VoteResult:
     """'yes' or 'no' by the majority of votes cast; 'tie' when equal (including no votes at all).
 
-    With `eligible` (a quorum, e.g. to end a game): when fewer than half of the eligible voters voted, 'yes'
-    needs a majority of all eligible voters, so that two of ten cannot end a game for the other eight.
+    With `eligible` (a quorum, e.g. to end a game): 'yes' needs a majority of all eligible voters when fewer
+    than half of them voted — which those votes can never reach — so two of ten cannot end a game for the
+    other eight: the answer is 'no'.
     """
     yes = sum(1 for accept in ballots.values() if accept)
     no = len(ballots) - yes
-    if eligible is not None and 2 * len(ballots) < eligible and 2 * yes <= eligible:
-        return "no" if yes or no else "tie"
+    if eligible is not None and ballots and 2 * len(ballots) < eligible:
+        return "no"
     if yes == no:
         return "tie"
     return "yes" if yes > no else "no"

@@ -233,6 +233,22 @@ class Sessions:
         )
         return int(row["id"]) if row else None
 
+    @staticmethod
+    async def lobby_of_host(tx: Transaction, guild_id: int, host_id: str) -> int | None:
+        """The open lobby this member hosts on the server, if any (one at a time)."""
+        row = await tx.fetch_one(
+            "SELECT id FROM sessions WHERE status = 'lobby' AND guild_id = ? AND host_id = ? LIMIT 1",
+            (guild_id, host_id),
+        )
+        return int(row["id"]) if row else None
+
+    @staticmethod
+    async def count_open_in_guild(tx: Transaction, guild_id: int) -> int:
+        row = await tx.fetch_one(
+            "SELECT COUNT(*) FROM sessions WHERE status IN ('lobby', 'active') AND guild_id = ?", (guild_id,)
+        )
+        return int(row[0]) if row else 0
+
     async def count_open(self) -> int:
         row = await self._db.fetch_one("SELECT COUNT(*) FROM sessions WHERE status IN ('lobby', 'active')")
         return int(row[0]) if row else 0

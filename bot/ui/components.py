@@ -105,12 +105,30 @@ async def _route(interaction: discord.Interaction[Any], custom_id: str, *, modal
         await reply_error(interaction, error)
 
 
-async def dispatch_modal_submit(interaction: discord.Interaction[Any]) -> None:
-    """The bot's on_interaction listener: every modal submission gets routed or a private refusal."""
-    if interaction.type is not discord.InteractionType.modal_submit:
-        return
+async def dispatch_interaction(interaction: discord.Interaction[Any]) -> None:
+    """The bot's on_interaction listener: every modal submission gets routed or a private refusal, and so
+    does a click whose id is not on its message (discord.py drops those silently: Discord's client would
+    then say "This interaction failed")."""
     data: Any = interaction.data or {}
-    await _route(interaction, str(data.get("custom_id", ""))[:200], modal=True)
+    custom_id = str(data.get("custom_id", ""))[:200]
+    if interaction.type is discord.InteractionType.modal_submit:
+        await _route(interaction, custom_id, modal=True)
+    elif interaction.type is discord.InteractionType.component and ANY_ID.fullmatch(custom_id):
+        if not _on_message(interaction.message, custom_id, data.get("component_type")):
+            await _route(interaction, custom_id, modal=False)
+
+
+def _on_message(message: discord.Message | None, custom_id: str, component_type: object) -> bool:
+    """Whether discord.py will route this click to TableItem: the message shows a component with its id."""
+    if message is None:
+        return False
+    stack: list[Any] = list(message.components)
+    while stack:
+        component = stack.pop()
+        stack.extend(getattr(component, "children", None) or [])
+        if getattr(component, "custom_id", None) == custom_id:
+            return bool(component.type.value == component_type)
+    return False
 
 
 class TableItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=ANY_ID):
@@ -180,7 +198,7 @@ def modal(custom_id: str, title: str, inputs: list[discord.ui.TextInput[Any]]) -
     """A modal whose submission is routed by its custom_id, not by an object in memory.
 
     discord.py keys open modals by custom_id alone, so two players' forms would collide and a restart
-    would lose them; `dispatch_modal_submit` reads the submitted values straight from the interaction.
+    would lose them; `dispatch_interaction` reads the submitted values straight from the interaction.
     """
     form = discord.ui.Modal(title=title[:45], custom_id=custom_id)
     for text_input in inputs:

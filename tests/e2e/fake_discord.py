@@ -27,6 +27,7 @@ from . import limits
 from .gateway import FakeGateway
 from .objects import (
     ALL_PERMISSIONS,
+    ATTACH_FILES,
     BOT_PERMISSIONS,
     EPHEMERAL,
     LOADING,
@@ -1130,6 +1131,9 @@ class FakeDiscord:
         channel_id = self._channel_id(request)
         body = request[BODY] or {}
         _refuse_empty(body, request[UPLOADS])
+        if request[UPLOADS] and not self.bot_user.permissions & ATTACH_FILES:
+            # What Discord answers a bot that may not attach files in the channel (not a violation of ours).
+            raise DiscordError(403, 50013, "Missing Permissions")
         message = self._new_message(channel_id, body, request[UPLOADS], author=self.bot_user)
         return json_response(message)
 

@@ -17,6 +17,7 @@ MEMBER_PERMISSIONS = (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | 
 # The bot's own permissions in the guild (app_permissions of interactions).
 BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 13) | (1 << 35) | (1 << 38)
 ALL_PERMISSIONS = (1 << 51) - 1
+ATTACH_FILES = 1 << 15
 
 
 class Clock:

@@ -83,6 +83,27 @@ async def test_one_open_game_per_channel(env):
     await manager.open_lobby(1, 11, "race", "bob", {})  # another channel is free
 
 
+async def test_a_member_hosts_one_open_lobby_per_server_at_a_time(env):
+    manager, *_ = env
+    first = await manager.open_lobby(1, 10, "race", "ann", {})
+    with pytest.raises(ChannelBusy, match="already have an open lobby"):
+        await manager.open_lobby(1, 11, "race", "ann", {})
+    await manager.open_lobby(2, 20, "race", "ann", {})  # another server
+    await manager.join(first.id, "bob")
+    await manager.start_game(first.id, "ann")  # a started game is no lobby: she may open another
+    await manager.open_lobby(1, 11, "race", "ann", {})
+
+
+async def test_a_server_has_at_most_its_cap_of_open_games(env):
+    manager, *_ = env
+    manager.max_games_per_guild = 2
+    await manager.open_lobby(1, 10, "race", "ann", {})
+    await manager.open_lobby(1, 11, "race", "bob", {})
+    with pytest.raises(ChannelBusy, match="has 2 games open"):
+        await manager.open_lobby(1, 12, "race", "cat", {})
+    await manager.open_lobby(2, 20, "race", "cat", {})  # the cap is per server
+
+
 async def test_act_applies_persists_and_logs(env):
     manager, store, *_ = env
     sid = await started(manager)
