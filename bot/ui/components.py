@@ -113,9 +113,12 @@ async def dispatch_interaction(interaction: discord.Interaction[Any]) -> None:
     custom_id = str(data.get("custom_id", ""))[:200]
     if interaction.type is discord.InteractionType.modal_submit:
         await _route(interaction, custom_id, modal=True)
-    elif interaction.type is discord.InteractionType.component and ANY_ID.fullmatch(custom_id):
-        if not _on_message(interaction.message, custom_id, data.get("component_type")):
-            await _route(interaction, custom_id, modal=False)
+    elif (
+        interaction.type is discord.InteractionType.component
+        and ANY_ID.fullmatch(custom_id)
+        and not _on_message(interaction.message, custom_id, data.get("component_type"))
+    ):
+        await _route(interaction, custom_id, modal=False)
 
 
 def _on_message(message: discord.Message | None, custom_id: str, component_type: object) -> bool:
