@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import io
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import rules
 from bot.config import LANGUAGES
 from bot.engine.errors import BadAction, NotAPlayer
 from bot.games import GAME_TITLES
@@ -20,7 +20,6 @@ from bot.ui.replies import reply_private
 if TYPE_CHECKING:
     from bot.app import TopBot
 
-RULES_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
 GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in GAME_TITLES.items()]
 LANGUAGE_CHOICES = [
     app_commands.Choice(name="English", value="en"),
@@ -31,11 +30,11 @@ DAYS_IN_MONTH = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
 def rules_text(game: str) -> str:
-    """The game's rules page as shipped in docs/rules/."""
-    path = RULES_DIR / f"{game}.md"
-    if not path.is_file():
+    """The game's rules page as shipped with the package (bot/rules, from docs/rules)."""
+    text = rules.page(game)
+    if text is None:
         raise BadAction(f"The rules of {GAME_TITLES.get(game, game)} are not written yet.")
-    return path.read_text(encoding="utf-8")
+    return text
 
 
 def rules_summary(text: str, limit: int = 4000) -> str:
