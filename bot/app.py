@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import monitor
 from bot.config import Settings
 from bot.engine.game import Event
 from bot.engine.sessions import SessionManager
@@ -70,8 +71,11 @@ class TopBot(commands.Bot):
         self.tree.error(self._on_app_command_error)
         self._sweeper: asyncio.Task[None] | None = None
         self._warmer: asyncio.Task[None] | None = None
+        self._watchdog: monitor.StallWatchdog | None = None
 
     async def setup_hook(self) -> None:
+        self._watchdog = monitor.StallWatchdog(asyncio.get_running_loop())
+        self._watchdog.start()
         if not hasattr(self, "store"):
             self.store = await Store.open(self.settings.database_path)
         from bot.words import WordService
@@ -156,6 +160,8 @@ class TopBot(commands.Bot):
             await asyncio.to_thread(self.words.check, "warm", language)
             await asyncio.to_thread(self.words.lemmas, "warming", language)
             log.info("words for %s ready in %.1f s", language, time.perf_counter() - started)
+        # Everything loaded so far lives as long as the bot: no full collection need walk it again.
+        monitor.freeze_long_lived()
 
     async def _sweep_idle_sessions(self) -> None:
         while True:
@@ -167,6 +173,8 @@ class TopBot(commands.Bot):
         for task in (self._sweeper, self._warmer):
             if task is not None:
                 task.cancel()
+        if self._watchdog is not None:
+            self._watchdog.stop()
         await self.votes.close_all()
         if hasattr(self, "sessions"):
             await self.sessions.close()

@@ -1,0 +1,74 @@
+"""No pause a player can feel: long-lived objects out of the collector's way, and stalls logged."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import random
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from bot import monitor
+from bot.games import make_game
+from bot.words import WordService
+
+
+@pytest.fixture
+def frozen() -> Iterator[None]:
+    yield
+    gc.unfreeze()
+
+
+def test_a_full_collection_during_play_stays_under_20_ms_once_the_dictionaries_are_frozen(
+    frozen: None,
+) -> None:
+    words = WordService()
+    for language in words.languages:  # what the bot loads at start-up
+        words.check("warm", language)
+        words.lemmas("warming", language)
+    assert monitor.freeze_long_lived() > 100_000  # the dictionaries' objects, now out of the way
+    game = make_game("topstop", words)
+    state = game.new_game({"language": "en"}, ["ann", "bob"], {"first_player": "ann"}, random.Random(1))
+    for action in ({"do": "spin", "player": "ann", "letter": "P"},
+                   {"do": "submit", "player": "ann", "words": ["pear", "plum", "pip"]},
+                   {"do": "submit", "player": "bob", "words": ["pea", "peach"]},
+                   {"do": "stop", "player": "ann"}, {"do": "end_writing"}):  # fmt: skip
+        state = game.apply(state, action).state
+    started = time.perf_counter()
+    gc.collect()
+    assert time.perf_counter() - started < 0.020
+    assert len(gc.get_objects()) < 100_000
+
+
+def _block_the_loop() -> None:
+    time.sleep(0.3)  # what a slow step on the event loop would do
+
+
+async def test_an_event_loop_stall_is_logged_with_what_ran(caplog: pytest.LogCaptureFixture) -> None:
+    watchdog = monitor.StallWatchdog(asyncio.get_running_loop(), threshold=0.1)
+    watchdog.start()
+    try:
+        with caplog.at_level(logging.WARNING, logger="bot.monitor"):
+            await asyncio.sleep(0.05)
+            _block_the_loop()
+            await asyncio.sleep(0.1)
+    finally:
+        watchdog.stop()
+    messages = [r.getMessage() for r in caplog.records]
+    assert any("blocked for" in m and "_block_the_loop" in m for m in messages), messages
+    assert len(watchdog.stalls) == 1 and 0.15 < watchdog.stalls[0] < 1.0
+
+
+async def test_a_loop_that_keeps_running_logs_nothing(caplog: pytest.LogCaptureFixture) -> None:
+    watchdog = monitor.StallWatchdog(asyncio.get_running_loop(), threshold=0.5)  # room for a busy machine
+    watchdog.start()
+    try:
+        with caplog.at_level(logging.WARNING, logger="bot.monitor"):
+            for _ in range(10):
+                await asyncio.sleep(0.02)
+    finally:
+        watchdog.stop()
+    assert watchdog.stalls == [] and not caplog.records
