@@ -12,6 +12,7 @@ from bot.engine.errors import NotAPlayer
 from bot.engine.game import Event
 from bot.engine.sessions import ActResult
 from bot.engine.votes import VoteResult
+from bot.i18n import LANGUAGES, N_, language_of, t
 from bot.store import SessionRecord, VoteRecord
 from bot.ui import components
 from bot.ui.embeds import mention, player_list, relative_time
@@ -22,44 +23,29 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# The lobby speaks the table's language (see `lobby_language`); English is the fallback for any key.
-LOBBY_TEXTS: dict[str, dict[str, str]] = {
-    "title": {"en": "{game} — lobby", "fr": "{game} — salon", "de": "{game} — Lobby"},
-    "host": {"en": "Host", "fr": "Hôte", "de": "Gastgeber"},
-    "players": {"en": "Players", "fr": "Joueurs", "de": "Spieler"},
-    "options": {"en": "Options", "fr": "Options", "de": "Optionen"},
-    "seated": {"en": "Seated ({n})", "fr": "Assis ({n})", "de": "Am Tisch ({n})"},
-    "how": {
-        "en": "Press **Join** to take a seat; the host presses **Start**.",
-        "fr": "Appuyez sur **Rejoindre** pour prendre place ; l'hôte appuie sur **Lancer**.",
-        "de": "Drücke **Mitspielen**, um Platz zu nehmen; der Gastgeber drückt **Starten**.",
-    },
-    "closes": {
-        "en": "The lobby closes {when}.",
-        "fr": "Le salon ferme {when}.",
-        "de": "Die Lobby schließt {when}.",
-    },
-    "join": {"en": "Join", "fr": "Rejoindre", "de": "Mitspielen"},
-    "leave": {"en": "Leave", "fr": "Quitter", "de": "Verlassen"},
-    "start": {"en": "Start", "fr": "Lancer", "de": "Starten"},
-    "cancel": {"en": "Cancel", "fr": "Annuler", "de": "Abbrechen"},
-    "started": {
-        "en": "The game has started with {n} players.",
-        "fr": "La partie a commencé avec {n} joueurs.",
-        "de": "Das Spiel hat mit {n} Spielern begonnen.",
-    },
-    "cancelled_by": {"en": "Cancelled by {who}.", "fr": "Annulé par {who}.", "de": "Abgebrochen von {who}."},
-    "expired": {
-        "en": "This lobby closed: the game was not started in time.",
-        "fr": "Ce salon est fermé : la partie n'a pas été lancée à temps.",
-        "de": "Diese Lobby ist geschlossen: Das Spiel wurde nicht rechtzeitig gestartet.",
-    },
-}
-
 
 def lobby_text(lang: str, key: str, **values: Any) -> str:
-    texts = LOBBY_TEXTS[key]
-    return texts.get(lang, texts["en"]).format(**values)
+    """A lobby text (`ui.lobby.<key>`) in the table's language (see `lobby_language`)."""
+    return t(f"ui.lobby.{key}", lang, **values)
+
+
+# The lobby texts, some named at run time: listed for the catalogue's extraction.
+LOBBY_KEYS = (
+    N_("ui.lobby.title"),
+    N_("ui.lobby.host"),
+    N_("ui.lobby.players"),
+    N_("ui.lobby.options"),
+    N_("ui.lobby.seated"),
+    N_("ui.lobby.how"),
+    N_("ui.lobby.closes"),
+    N_("ui.lobby.join"),
+    N_("ui.lobby.leave"),
+    N_("ui.lobby.start"),
+    N_("ui.lobby.cancel"),
+    N_("ui.lobby.started"),
+    N_("ui.lobby.cancelled_by"),
+    N_("ui.lobby.expired"),
+)
 
 
 class GameCog(commands.Cog):
@@ -112,20 +98,20 @@ class GameCog(commands.Cog):
         view = await self.bot.sessions.view(record.id, None)
         still_playing = [p for p in record.players if p not in view.get("left", [])]
         if asker not in still_playing:
-            raise NotAPlayer(
-                "Only the host or a member with Manage Server can end this game; players may ask the table."
-            )
+            raise NotAPlayer("ui.end.not_allowed")
         voters = [p for p in still_playing if p != asker]
         channel = self.bot.get_partial_messageable(record.channel_id)
-        await reply_private(interaction, "The other players are asked whether to end the game now.")
+        await reply_private(interaction, t("ui.end.asked", language_of(interaction.locale)))
+        lang = await self.lobby_language(record)
         await self.bot.votes.open(
             channel,
             record.channel_id,
             kind=self._end_vote_kind,
-            question=f"**{record.name(asker)}** asks to end this {self.title} game now. End it?",
+            question=t("ui.end.question", lang, name=record.name(asker), game=self.title),
             eligible=voters,
             seconds=self.end_vote_seconds,
             session_id=record.id,
+            lang=lang,
         )
 
     async def _end_vote_closed(self, vote: VoteRecord, result: VoteResult) -> None:
@@ -176,7 +162,7 @@ class GameCog(commands.Cog):
     async def lobby_language(self, record: SessionRecord) -> str:
         """The game's own language option when it has one (Top Stop), else the server's setting."""
         language = record.options.get("language")
-        if isinstance(language, str) and language in LOBBY_TEXTS["join"]:
+        if isinstance(language, str) and language in LANGUAGES:
             return language
         return await self.bot.store.guild_settings.language(
             record.guild_id, self.bot.settings.default_language
@@ -247,7 +233,7 @@ class GameCog(commands.Cog):
     async def _cancel(self, interaction: discord.Interaction[Any], session_id: int, _arg: str | None) -> None:
         record = await self.bot.sessions.session(session_id)
         if not self.may_manage(interaction, record):
-            raise NotAPlayer("Only the host or a member with Manage Server can cancel this game.")
+            raise NotAPlayer("ui.cancel.not_allowed")
         was_lobby = record.status == "lobby"
         record = await self.bot.sessions.cancel(session_id)
         if was_lobby:
@@ -255,7 +241,7 @@ class GameCog(commands.Cog):
             note = lobby_text(lang, "cancelled_by", who=mention(str(interaction.user.id)))
             await self._show_lobby(interaction, record, note)
         else:
-            await reply_private(interaction, "The game was cancelled.")
+            await reply_private(interaction, t("ui.cancel.done", language_of(interaction.locale)))
 
     @staticmethod
     def may_manage(interaction: discord.Interaction[Any], record: SessionRecord) -> bool:

@@ -2,6 +2,7 @@
 
 Games whose rules hold their own votes (Top Stop disputes) keep them in the game state; this one serves
 the rest (e.g. a disputed dictionary verdict in TopWords): the result goes to the handler of its `kind`.
+The vote's message speaks the table's language (kept in its payload); the replies to a voter, theirs.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import discord
 
 from bot.engine.errors import GameOver, NotAPlayer
 from bot.engine.votes import VoteResult, tally
+from bot.i18n import N_, language_of, t
 from bot.store import VoteRecord
 from bot.ui import components
 from bot.ui.embeds import relative_time
@@ -29,6 +31,7 @@ log = logging.getLogger(__name__)
 
 VOTE_PREFIX = "vote"
 ResultHandler = Callable[[VoteRecord, VoteResult], Awaitable[None]]
+OUTCOMES = {"yes": N_("ui.vote.accepted"), "no": N_("ui.vote.rejected"), "tie": N_("ui.vote.tie")}
 
 
 class VoteService:
@@ -66,6 +69,7 @@ class VoteService:
         seconds: float,
         session_id: int | None = None,
         payload: dict[str, Any] | None = None,
+        lang: str = "en",
     ) -> VoteRecord:
         vote = VoteRecord(
             id=0,
@@ -78,7 +82,7 @@ class VoteService:
             deadline=self.clock() + seconds,
             status="open",
             result=None,
-            payload=payload or {},
+            payload={**(payload or {}), "lang": lang},
         )
         async with self.bot.store.transaction() as tx:
             vote.id = await self.bot.store.votes.create(tx, vote, self.clock())
@@ -92,20 +96,31 @@ class VoteService:
         return vote
 
     def embed(self, vote: VoteRecord, ballots: dict[str, bool]) -> discord.Embed:
+        lang = _language(vote)
         yes = sum(ballots.values())
-        embed = discord.Embed(title="🗳️ Vote", description=vote.question[:4096], colour=discord.Colour.gold())
-        embed.add_field(name="Votes", value=f"✅ {yes} · ❌ {len(ballots) - yes} of {len(vote.eligible)}")
+        embed = discord.Embed(
+            title=t("ui.vote.title", lang), description=vote.question[:4096], colour=discord.Colour.gold()
+        )
+        embed.add_field(
+            name=t("ui.vote.votes", lang),
+            value=t("ui.vote.count", lang, yes=yes, no=len(ballots) - yes, eligible=len(vote.eligible)),
+        )
         if vote.status == "open":
-            embed.add_field(name="Closes", value=relative_time(vote.deadline))
+            embed.add_field(name=t("ui.vote.closes", lang), value=relative_time(vote.deadline))
         else:
-            outcome = {"yes": "Accepted", "no": "Rejected", "tie": "Tie: the verdict stands"}
-            embed.add_field(name="Result", value=outcome.get(vote.result or "tie", "—"))
+            outcome = OUTCOMES.get(vote.result or "tie")
+            embed.add_field(name=t("ui.vote.result", lang), value=t(outcome, lang) if outcome else "—")
         return embed
 
     def view(self, vote: VoteRecord) -> discord.ui.View:
+        lang = _language(vote)
         return components.view_of(
-            components.button(VOTE_PREFIX, vote.id, "yes", "Yes", style=discord.ButtonStyle.success),
-            components.button(VOTE_PREFIX, vote.id, "no", "No", style=discord.ButtonStyle.danger),
+            components.button(
+                VOTE_PREFIX, vote.id, "yes", t("ui.vote.yes", lang), style=discord.ButtonStyle.success
+            ),
+            components.button(
+                VOTE_PREFIX, vote.id, "no", t("ui.vote.no", lang), style=discord.ButtonStyle.danger
+            ),
         )
 
     async def _on_yes(self, interaction: discord.Interaction[Any], vote_id: int, _arg: str | None) -> None:
@@ -117,26 +132,26 @@ class VoteService:
     async def _cast(self, interaction: discord.Interaction[Any], vote_id: int, yes: bool) -> None:
         vote = await self.bot.store.votes.get(vote_id)
         if vote is None or vote.status != "open":
-            raise GameOver("This vote is closed.")
+            raise GameOver("ui.vote.closed")
         voter = str(interaction.user.id)
         if voter not in vote.eligible:
-            raise NotAPlayer("You cannot vote on this one.")
+            raise NotAPlayer("ui.vote.not_eligible")
+        lang = language_of(interaction.locale)
+        said = t(N_("ui.vote.your_yes") if yes else N_("ui.vote.your_no"), lang)
         async with self.bot.store.transaction() as tx:
             await self.bot.store.votes.cast(tx, vote_id, voter, yes, self.clock())
         ballots = await self.bot.store.votes.ballots(vote_id)
         if set(ballots) < set(vote.eligible):
             await interaction.response.edit_message(embed=self.embed(vote, ballots))
-            await reply_private(
-                interaction, f"Your vote: {'yes' if yes else 'no'}. You may change it until it closes."
-            )
+            await reply_private(interaction, t("ui.vote.cast", lang, vote=said))
             return
         # The last ballot closes the vote: the click's own answer shows the result, with no second edit.
         closed = await self._close_in_store(vote_id)
         if closed is None:
-            raise GameOver("This vote is closed.")
+            raise GameOver("ui.vote.closed")
         vote, ballots, result = closed
         await interaction.response.edit_message(embed=self.embed(vote, ballots), view=None)
-        await reply_private(interaction, f"Your vote: {'yes' if yes else 'no'}. That was the last ballot.")
+        await reply_private(interaction, t("ui.vote.last", lang, vote=said))
         await self._announce(vote, result)
 
     async def close(self, vote_id: int) -> VoteResult | None:
@@ -182,3 +197,8 @@ class VoteService:
             await self.close(vote.id)
         except Exception:
             log.exception("closing vote %d failed", vote.id)
+
+
+def _language(vote: VoteRecord) -> str:
+    lang = vote.payload.get("lang")
+    return lang if isinstance(lang, str) else "en"
