@@ -25,6 +25,7 @@ from bot.engine.errors import (
 )
 from bot.engine.game import Action, Applied, Event, Game, Outcome, Timer, new_seed, step
 from bot.engine.timers import TimerWheel
+from bot.i18n import N_
 from bot.store import ActionRecord, ChannelTaken, ResultRow, SessionRecord, Store, UsedWordRecord
 from bot.store.database import Unit
 from bot.store.repositories import Sessions, encode
@@ -401,7 +402,7 @@ class SessionManager:
     @staticmethod
     def _require_lobby(record: SessionRecord) -> None:
         if record.status != "lobby":
-            raise WrongPhase("engine.lobby_closed" if not record.is_open else "engine.started")
+            raise WrongPhase(N_("engine.lobby_closed") if not record.is_open else N_("engine.started"))
 
     async def _read(self, session_id: int) -> _Live:
         """A cached session as it is (consistent: it only changes after a commit); else load it locked."""

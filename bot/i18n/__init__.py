@@ -14,6 +14,7 @@ import functools
 import gettext
 import io
 import os
+import re
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -25,6 +26,8 @@ LANGUAGES = ("en", "fr", "de")
 DEFAULT_LANGUAGE = "en"
 DOMAIN = "messages"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+# A key: its namespace, then dotted snake_case parts (`engine.stale`, `topwords.rule.gap`).
+KEY = re.compile(r"^(engine|ui|general|topstop|topwords|dictionary)(\.[a-z0-9_]+)+$")
 
 
 def N_(key: str) -> str:

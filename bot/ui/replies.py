@@ -42,7 +42,7 @@ async def reply_error(interaction: discord.Interaction[Any], error: BaseExceptio
         message = f"⚠️ {error.text(lang)}"
     else:
         log.error("unexpected error in an interaction", exc_info=error)
-        message = f"⚠️ {t('ui.unexpected', lang)}"
+        message = "⚠️ " + t("ui.unexpected", lang)
     try:
         await reply_private(interaction, message)
     except discord.HTTPException:
