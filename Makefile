@@ -28,13 +28,9 @@ bench: setup
 setup: system-packages $(STAMP)
 
 # After adding or renaming a text key in the code: extract every key, add the new ones (empty) to each
-# language's catalogue and drop the unused ones; then fill in the texts. The .mo files are compiled on import.
-CATALOGUES := bot/i18n/locale
+# language's catalogue, drop the unused ones and compile (bot/i18n/__main__.py); then fill in the texts.
 i18n: setup
-	$(BIN)/pybabel extract -F pyproject.toml --no-location --sort-output -o $(CATALOGUES)/messages.pot bot cogs
-	$(BIN)/pybabel update -i $(CATALOGUES)/messages.pot -d $(CATALOGUES) -D messages \
-	  --no-fuzzy-matching --ignore-obsolete --no-location --width 100
-	$(BIN)/pybabel compile -d $(CATALOGUES) -D messages --statistics
+	$(BIN)/python -m bot.i18n
 
 # apt only when a package is missing; through sudo when not root.
 system-packages:

@@ -14,8 +14,10 @@ from bot import rules
 from bot.config import LANGUAGES
 from bot.engine.errors import BadAction, NotAPlayer
 from bot.games import GAME_TITLES
+from bot.i18n import N_, Text, language_of, t
 from bot.ui.embeds import mention
 from bot.ui.replies import reply_private
+from bot.ui.translator import command_text
 
 if TYPE_CHECKING:
     from bot.app import TopBot
@@ -26,6 +28,12 @@ LANGUAGE_CHOICES = [
     app_commands.Choice(name="Français", value="fr"),
     app_commands.Choice(name="Deutsch", value="de"),
 ]
+# A language as said in the reader's language ("seront en allemand").
+LANGUAGE_NAMES = {
+    "en": N_("general.language.en"),
+    "fr": N_("general.language.fr"),
+    "de": N_("general.language.de"),
+}
 DAYS_IN_MONTH = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
@@ -33,58 +41,34 @@ def rules_text(game: str) -> str:
     """The game's rules page as shipped with the package (bot/rules, from docs/rules)."""
     text = rules.page(game)
     if text is None:
-        raise BadAction(f"The rules of {GAME_TITLES.get(game, game)} are not written yet.")
+        raise BadAction("general.rules.missing", game=GAME_TITLES.get(game, game))
     return text
 
 
-def rules_summary(text: str, limit: int = 4000) -> str:
+def rules_summary(text: str, limit: int = 4000, lang: str = "en") -> str:
     """The start of the rules, cut at a paragraph so that an embed can hold it."""
     if len(text) <= limit:
         return text
     cut = text.rfind("\n\n", 0, limit)
-    return text[: cut if cut > 0 else limit].rstrip() + "\n\n*…the full rules are attached.*"
+    return text[: cut if cut > 0 else limit].rstrip() + "\n\n" + t("general.rules.attached", lang)
 
 
 class General(commands.Cog):
-    """/help, /rules, /leaderboard, /settings and /profile: what every game shares."""
+    """/help, /rules, /leaderboard, /settings and /profile: what every game shares.
 
-    command_translations = {
-        "de": {
-            "What this bot does and how to play": "Was dieser Bot kann und wie man spielt",
-            "The rules of a game as this bot plays them": "Die Regeln eines Spiels, wie dieser Bot sie spielt",
-            "Which game": "Welches Spiel",
-            "The best players of a game in this server": "Die besten Spieler eines Spiels auf diesem Server",
-            "Server settings for the games": "Servereinstellungen für die Spiele",
-            "The default language of new word games here": "Die Standardsprache neuer Wortspiele hier",
-            "Your player profile": "Dein Spielerprofil",
-            "Your birthday (month and day), for birthday cards": "Dein Geburtstag (Monat und Tag) für Geburtstagskarten",
-        },
-        "fr": {
-            "What this bot does and how to play": "Ce que fait ce bot et comment jouer",
-            "The rules of a game as this bot plays them": "Les règles d'un jeu, telles que ce bot les applique",
-            "Which game": "Quel jeu",
-            "The best players of a game in this server": "Les meilleurs joueurs d'un jeu sur ce serveur",
-            "Server settings for the games": "Réglages du serveur pour les jeux",
-            "The default language of new word games here": "La langue par défaut des nouveaux jeux de mots ici",
-            "Your player profile": "Votre profil de joueur",
-            "Your birthday (month and day), for birthday cards": "Votre anniversaire (mois et jour), pour les cartes d'anniversaire",
-        },
-    }
+    Private answers speak the user's Discord language; the leaderboard, posted in the channel, the server's.
+    """
 
     def __init__(self, bot: TopBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="help", description="What this bot does and how to play")
+    @app_commands.command(name="help", description=command_text("general.cmd.help"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
+        lang = language_of(interaction.locale)
         embed = discord.Embed(
-            title="Top games",
+            title=t("general.help.title", lang),
             colour=discord.Colour.blurple(),
-            description=(
-                "Tabletop games for this channel, played with slash commands and buttons.\n"
-                "Start a game with `/<game> new`: a lobby opens, players press **Join**, the host presses "
-                "**Start**. One game at a time per channel. Private things (your words, your rack) are only "
-                "ever shown to you."
-            ),
+            description=t("general.help.intro", lang),
         )
         for name, title in GAME_TITLES.items():
             group = self.bot.tree.get_command(name)
@@ -92,28 +76,28 @@ class General(commands.Cog):
                 commands_text = " ".join(f"`/{name} {sub.name}`" for sub in group.commands)
                 embed.add_field(name=title, value=commands_text[:1024], inline=False)
         embed.add_field(
-            name="Everything else",
-            value="`/rules` the rules of a game · `/leaderboard` the best players here · "
-            "`/profile birthday` · `/settings language` (Manage Server)",
-            inline=False,
+            name=t("general.help.more_title", lang), value=t("general.help.more", lang), inline=False
         )
         await reply_private(interaction, embed=embed)
 
-    @app_commands.command(name="rules", description="The rules of a game as this bot plays them")
-    @app_commands.describe(game="Which game")
+    @app_commands.command(name="rules", description=command_text("general.cmd.rules"))
+    @app_commands.describe(game=command_text("general.cmd.game"))
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction[Any], game: app_commands.Choice[str]) -> None:
+        lang = language_of(interaction.locale)
         text = rules_text(game.value)
         embed = discord.Embed(
-            title=f"Rules — {game.name}", description=rules_summary(text), colour=discord.Colour.blurple()
+            title=t("general.rules.title", lang, game=game.name),
+            description=rules_summary(text, lang=lang),
+            colour=discord.Colour.blurple(),
         )
         files = []
         if len(text) > 4000:
             files.append(discord.File(io.BytesIO(text.encode()), filename=f"{game.value}-rules.md"))
         await reply_private(interaction, embed=embed, files=files)
 
-    @app_commands.command(name="leaderboard", description="The best players of a game in this server")
-    @app_commands.describe(game="Which game")
+    @app_commands.command(name="leaderboard", description=command_text("general.cmd.leaderboard"))
+    @app_commands.describe(game=command_text("general.cmd.game"))
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(
@@ -121,24 +105,37 @@ class General(commands.Cog):
     ) -> None:
         assert interaction.guild_id is not None
         rows = await self.bot.store.results.leaderboard(interaction.guild_id, game.value)
-        embed = discord.Embed(title=f"Leaderboard — {game.name}", colour=discord.Colour.gold())
+        lang = await self.bot.store.guild_settings.language(
+            interaction.guild_id, self.bot.settings.default_language
+        )
+        embed = discord.Embed(
+            title=t("general.leaderboard.title", lang, game=game.name), colour=discord.Colour.gold()
+        )
         if not rows:
-            embed.description = "No finished games here yet."
+            embed.description = t("general.leaderboard.empty", lang)
         else:
             embed.description = "\n".join(
-                f"**{i}.** {mention(r.user_id)} — {r.wins} win(s) in {r.games} game(s), best {r.best}"
+                t(
+                    "general.leaderboard.line",
+                    lang,
+                    rank=i,
+                    player=mention(r.user_id),
+                    wins=r.wins,
+                    games=r.games,
+                    best=r.best,
+                )
                 for i, r in enumerate(rows, 1)
             )
         await interaction.response.send_message(embed=embed)
 
     settings = app_commands.Group(
         name="settings",
-        description="Server settings for the games",
+        description=command_text("general.cmd.settings"),
         guild_only=True,
         default_permissions=discord.Permissions(manage_guild=True),
     )
 
-    @settings.command(name="language", description="The default language of new word games here")
+    @settings.command(name="language", description=command_text("general.cmd.settings_language"))
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def settings_language(
         self, interaction: discord.Interaction[Any], language: app_commands.Choice[str]
@@ -147,18 +144,25 @@ class General(commands.Cog):
         # Discord hides the command from others by default, but a server may change that: check here too.
         permissions = getattr(interaction.user, "guild_permissions", None)
         if not (permissions and permissions.manage_guild):
-            raise NotAPlayer("Only members with Manage Server can change the server's settings.")
+            raise NotAPlayer("general.settings.not_allowed")
         if language.value not in LANGUAGES:
-            raise BadAction("Choose English, French or German.")
+            raise BadAction("general.settings.bad_language")
         async with self.bot.store.transaction() as tx:
             await self.bot.store.guild_settings.set_language(
                 tx, interaction.guild_id, language.value, time.time()
             )
-        await reply_private(interaction, f"New word games here will be in {language.name}.")
+        await reply_private(
+            interaction,
+            t(
+                "general.settings.language_set",
+                language_of(interaction.locale),
+                language=Text(LANGUAGE_NAMES[language.value]),
+            ),
+        )
 
-    profile = app_commands.Group(name="profile", description="Your player profile")
+    profile = app_commands.Group(name="profile", description=command_text("general.cmd.profile"))
 
-    @profile.command(name="birthday", description="Your birthday (month and day), for birthday cards")
+    @profile.command(name="birthday", description=command_text("general.cmd.birthday"))
     @app_commands.describe(month="1–12", day="1–31")
     async def profile_birthday(
         self,
@@ -167,10 +171,13 @@ class General(commands.Cog):
         day: app_commands.Range[int, 1, 31],
     ) -> None:
         if day > DAYS_IN_MONTH[month - 1]:
-            raise BadAction(f"Month {month} has no day {day}.")
+            raise BadAction("general.birthday.bad_day", month=month, day=day)
         async with self.bot.store.transaction() as tx:
             await self.bot.store.profiles.set_birthday(tx, str(interaction.user.id), month, day, time.time())
-        await reply_private(interaction, f"Saved: your birthday is {day:02d}/{month:02d} (day/month).")
+        date = f"{day:02d}/{month:02d}"
+        await reply_private(
+            interaction, t("general.birthday.saved", language_of(interaction.locale), date=date)
+        )
 
 
 async def setup(bot: TopBot) -> None:

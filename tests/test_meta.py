@@ -93,28 +93,62 @@ def command_texts(cog):
     return {text for text in texts if any(ch.isalpha() for ch in text)} - same_everywhere
 
 
-async def test_command_translations_are_complete_current_and_short(bot):
-    translated = [cog for cog in bot.cogs.values() if getattr(cog, "command_translations", None)]
-    assert {type(cog).__name__ for cog in translated} >= {"General"}
-    for cog in translated:
+def bot_translator(bot):
+    """The translator as the bot sets it up (bot/app.py)."""
+    from bot.ui.translator import CommandTranslator
+
+    return CommandTranslator(getattr(cog, "command_translations", {}) for cog in bot.cogs.values())
+
+
+async def test_every_command_text_is_translated_and_short(bot):
+    """The synced payload of every command carries French and German for each description and choice."""
+    from cogs.general import GAME_CHOICES, LANGUAGE_CHOICES
+
+    same_everywhere = {"…"} | {c.name for c in GAME_CHOICES + LANGUAGE_CHOICES}
+    translator = bot_translator(bot)
+    checked = 0
+    for command in bot.tree.get_commands():
+        payload = await command.get_translated_payload(bot.tree, translator)
+        for node, text_key, localised_key in _localisable(payload):
+            text = node[text_key]
+            if text in same_everywhere or not any(ch.isalpha() for ch in text):
+                continue
+            localised = node.get(localised_key) or {}
+            for language in ("fr", "de"):
+                assert 1 <= len(localised.get(language, "")) <= 100, (command.name, text, language)
+            checked += 1
+    assert checked >= 35  # the walk found the trees
+
+
+def _localisable(payload):
+    """(node, text key, localisations key) for each description and choice name of a command's payload."""
+    yield payload, "description", "description_localizations"
+    for option in payload.get("options", []):
+        yield from _localisable(option)
+        for choice in option.get("choices", []):
+            yield choice, "name", "name_localizations"
+
+
+async def test_legacy_translation_tables_are_current(bot):
+    """A cog that still carries its own table ({language: {English: text}}) covers exactly its texts."""
+    for cog in bot.cogs.values():
+        table = getattr(cog, "command_translations", None)
+        if not table:
+            continue
         texts = command_texts(cog)
-        for language, table in cog.command_translations.items():
+        for language, translations in table.items():
             assert language in {"de", "fr"}, cog
-            missing, stale = texts - set(table), set(table) - texts
+            missing, stale = texts - set(translations), set(translations) - texts
             assert not missing and not stale, (type(cog).__name__, language, missing, stale)
-            assert all(1 <= len(text) <= 100 for text in table.values()), (cog, language)
 
 
 async def test_synced_payloads_carry_the_translations(bot):
-    from bot.ui.translator import CommandTranslator
-
-    await bot.tree.set_translator(
-        CommandTranslator(cog.command_translations for cog in [bot.get_cog("General")])
-    )
+    await bot.tree.set_translator(bot_translator(bot))
     help_command = bot.tree.get_command("help")
     payload = await help_command.get_translated_payload(bot.tree, bot.tree.translator)
     assert payload["description_localizations"]["de"] == "Was dieser Bot kann und wie man spielt"
     assert payload["description_localizations"]["fr"] == "Ce que fait ce bot et comment jouer"
+    assert "en-US" not in payload["description_localizations"]  # English is the default
     assert "name_localizations" not in payload or not payload["name_localizations"]  # names stay typed as is
 
 

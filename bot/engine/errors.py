@@ -1,18 +1,33 @@
-"""Typed errors a game or the engine raises; each carries a snake_case code and a player-facing message."""
+"""Typed errors a game or the engine raises: a snake_case category code, and a text key with parameters.
+
+The text lives in the message catalogue (bot/i18n): `message` is the English text (replay output, logs),
+`text(lang)` the text in the reader's language.
+"""
 
 from __future__ import annotations
 
+from bot.i18n import t
+
 
 class GameError(Exception):
-    """A refused action: the state is unchanged and the actor gets `message` ephemerally."""
+    """A refused action: the state is unchanged and the actor gets `text(lang)` ephemerally."""
 
     code = "game_error"
 
-    def __init__(self, message: str, code: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        if code is not None:
-            self.code = code
+    def __init__(self, key: str, /, **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    @property
+    def message(self) -> str:
+        return t(self.key, "en", **self.params)
+
+    def text(self, lang: str) -> str:
+        return t(self.key, lang, **self.params)
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class NotYourTurn(GameError):

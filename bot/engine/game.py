@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.engine.errors import BadAction, StaleAction
+from bot.i18n import N_
 
 # Actions and events are plain JSON objects so that they can be logged, stored and replayed as they are.
 # An action: {"do": NAME, "player": ID | absent for the system, ...arguments}.
@@ -20,7 +21,8 @@ JSON = dict[str, Any]
 
 SEED_BITS = 128
 # One refusal text for a click on an earlier message, whatever the game.
-STALE_MESSAGE = "The table has moved on since that message: use the latest one."
+# The key of the refusal of a click made on an older table (a game may raise it too).
+STALE_MESSAGE = N_("engine.stale")
 
 
 def new_seed() -> int:
@@ -200,13 +202,13 @@ def check_action(game: Game, state: Any, action: Action) -> None:
     """The checks every game shares: a known action name, and made against the state as it is now."""
     name = action.get("do")
     if not isinstance(name, str) or name not in game.action_names:
-        raise BadAction(f"Unknown {game.name} action {name!r}.")
+        raise BadAction("engine.unknown_action", game=game.name, name=repr(name))
     for key, current in game.freshness(state).items():
         if key not in action:
             continue
         made_against = action[key]
         if type(made_against) is not type(current):  # bool is not int here: True is no round number
-            raise BadAction(f"{key} must be a {type(current).__name__}, as the table's buttons send it.")
+            raise BadAction("engine.wrong_type", key=key, type=type(current).__name__)
         if made_against != current:
             raise StaleAction(STALE_MESSAGE)
 

@@ -25,6 +25,7 @@ from bot.engine.errors import (
 )
 from bot.engine.game import Action, Applied, Event, Game, Outcome, Timer, new_seed, step
 from bot.engine.timers import TimerWheel
+from bot.i18n import N_
 from bot.store import ActionRecord, ChannelTaken, ResultRow, SessionRecord, Store, UsedWordRecord
 from bot.store.database import Unit
 from bot.store.repositories import Sessions, encode
@@ -170,17 +171,13 @@ class SessionManager:
             async with self.store.transaction() as tx:
                 # Checked in the transaction that inserts, so two commands at once cannot both pass.
                 if await self.store.sessions.lobby_of_host(tx, guild_id, host_id) is not None:
-                    raise ChannelBusy(
-                        "You already have an open lobby on this server: start it or close it first."
-                    )
+                    raise ChannelBusy("engine.one_lobby_per_host")
                 limit = self.max_games_per_guild
                 if limit is not None and await self.store.sessions.count_open_in_guild(tx, guild_id) >= limit:
-                    raise ChannelBusy(
-                        f"This server has {limit} games open, its most: finish or end one first."
-                    )
+                    raise ChannelBusy("engine.server_full", limit=limit)
                 record.id = await self.store.sessions.create(tx, record)
         except ChannelTaken as exc:
-            raise ChannelBusy("A game is already open in this channel: finish or end it first.") from exc
+            raise ChannelBusy("engine.channel_busy") from exc
         self._live[record.id] = _Live(record, None, time.monotonic())
         self._arm(record)
         return record
@@ -190,9 +187,9 @@ class SessionManager:
             record = (await self._load(session_id)).record
             self._require_lobby(record)
             if user_id in record.players:
-                raise BadAction("You are already in this game.")
+                raise BadAction("engine.already_joined")
             if len(record.players) >= self._game(record.game).max_players:
-                raise BadAction("This game is full.")
+                raise BadAction("engine.full")
             players = [*record.players, user_id]
             names = {**record.names, user_id: name or user_id}
             await self._write(
@@ -209,9 +206,9 @@ class SessionManager:
             record = (await self._load(session_id)).record
             self._require_lobby(record)
             if user_id not in record.players:
-                raise NotAPlayer("You are not in this game.")
+                raise NotAPlayer("engine.not_in_lobby")
             if user_id == record.host_id:
-                raise BadAction("The host cannot leave the lobby; press Cancel to close it.")
+                raise BadAction("engine.host_cannot_leave")
             players = [p for p in record.players if p != user_id]
             await self._write(
                 session_id,
@@ -233,10 +230,10 @@ class SessionManager:
             record = live.record
             self._require_lobby(record)
             if user_id != record.host_id:
-                raise NotAPlayer("Only the host can start the game.")
+                raise NotAPlayer("engine.host_starts")
             game = self._game(record.game)
             if len(record.players) < game.min_players:
-                raise BadAction(f"At least {game.min_players} players are needed to start.")
+                raise BadAction("engine.too_few_players", count=game.min_players)
             state = game.new_game(record.options, record.players, record.setup, random.Random(record.seed))
             timers = self._merge_timers({}, game.timers(state))
             now = self.clock()
@@ -255,7 +252,7 @@ class SessionManager:
         async with self._locked(session_id):
             record = (await self._load(session_id)).record
             if not record.is_open:
-                raise GameOver("This game is already over.")
+                raise GameOver("engine.already_over")
             await self._close(record, "cancelled")
             log.info("session %d %s", session_id, reason)
             return record
@@ -287,10 +284,7 @@ class SessionManager:
             if logged is not None:
                 return logged
             # The rules speak of players by id; the people reading the message know them by name.
-            error.message = _with_names(error.message, record)
-            german = getattr(error, "message_de", None)  # games with texts of their own (TopWords)
-            if isinstance(german, str):
-                error.message_de = _with_names(german, record)  # type: ignore[attr-defined]
+            error.params = _with_names(error.params, record)
             raise
         outcome = game.outcome(applied.state)
         if outcome is not None:
@@ -330,11 +324,11 @@ class SessionManager:
     def _step(self, live: _Live, player: str | None, action: Action) -> tuple[Game, Action, Applied]:
         record = live.record
         if record.status == "lobby":
-            raise WrongPhase("The game has not started yet.")
+            raise WrongPhase("engine.not_started")
         if not record.is_open:
-            raise GameOver("This game is over.")
+            raise GameOver("engine.over")
         if player is not None and player not in record.players:
-            raise NotAPlayer("You are not playing in this game.")
+            raise NotAPlayer("engine.not_playing")
         game = self._game(record.game)
         # The actor is who the interaction says, never what the action claims.
         action = {key: value for key, value in action.items() if key != "player"}
@@ -364,7 +358,7 @@ class SessionManager:
         """What `player` may see of the game (None: a spectator)."""
         live = await self._read(session_id)
         if live.state is None:
-            raise WrongPhase("The game has not started yet.")
+            raise WrongPhase("engine.not_started")
         return self._game(live.record.game).view_for(live.state, player)
 
     async def open_in_channel(self, channel_id: int) -> SessionRecord | None:
@@ -398,7 +392,7 @@ class SessionManager:
         try:
             return self.games[name]
         except KeyError:
-            raise BadAction(f"Unknown game {name!r}.") from None
+            raise BadAction("engine.unknown_game", name=repr(name)) from None
 
     @contextlib.asynccontextmanager
     async def _locked(self, session_id: int) -> AsyncIterator[None]:
@@ -417,9 +411,7 @@ class SessionManager:
     @staticmethod
     def _require_lobby(record: SessionRecord) -> None:
         if record.status != "lobby":
-            raise WrongPhase(
-                "This lobby is closed." if not record.is_open else "The game has already started."
-            )
+            raise WrongPhase(N_("engine.lobby_closed") if not record.is_open else N_("engine.started"))
 
     async def _read(self, session_id: int) -> _Live:
         """A cached session as it is (consistent: it only changes after a commit); else load it locked."""
@@ -437,7 +429,7 @@ class SessionManager:
             try:
                 loaded = await self.store.sessions.load(session_id)
                 if loaded is None:
-                    raise NoSuchSession("This game no longer exists.")
+                    raise NoSuchSession("engine.no_such_session")
                 record, snapshot = loaded
                 state = None
                 if snapshot is not None and record.game in self.games:
@@ -446,7 +438,7 @@ class SessionManager:
                 raise
             except (ValueError, TypeError, KeyError, AttributeError) as exc:
                 await self._close_unreadable(session_id, exc)
-                raise NoSuchSession("This game could not be read and was closed.") from exc
+                raise NoSuchSession("engine.unreadable") from exc
             live = _Live(record, state, time.monotonic())
             if record.is_open:
                 self._live[session_id] = live
@@ -555,12 +547,12 @@ def _encode_state(game: Game, state: Any) -> str:
         return encode(game.dump(state))
 
 
-def _with_names(message: str, record: SessionRecord) -> str:
-    for player in sorted(record.players, key=len, reverse=True):
-        name = record.names.get(player)
-        if name and name != player:
-            message = message.replace(player, name)
-    return message
+def _with_names(params: dict[str, object], record: SessionRecord) -> dict[str, object]:
+    """A refusal's parameters with each player id (a whole parameter) replaced by the player's name."""
+    return {
+        key: record.names.get(value) or value if isinstance(value, str) and value in record.players else value
+        for key, value in params.items()
+    }
 
 
 def _log_events(applied: Applied) -> list[Event]:

@@ -29,7 +29,7 @@ def tally(ballots: Mapping[str, bool], eligible: int | None = None) -> VoteResul
 def cast(voters: Sequence[str], ballots: Mapping[str, bool], voter: str, yes: bool) -> dict[str, bool]:
     """The ballots with `voter`'s vote (a changed mind replaces the earlier one); only `voters` may vote."""
     if voter not in voters:
-        raise NotAPlayer("You do not have a vote on this.")
+        raise NotAPlayer("engine.no_vote")
     return {**ballots, voter: yes}
 
 

@@ -10,9 +10,11 @@ No discord import: the rules (bot/games) raise errors with keys from here.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gettext
 import io
 import os
+import re
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -24,6 +26,8 @@ LANGUAGES = ("en", "fr", "de")
 DEFAULT_LANGUAGE = "en"
 DOMAIN = "messages"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+# A key: its namespace, then dotted snake_case parts (`engine.stale`, `topwords.rule.gap`).
+KEY = re.compile(r"^(engine|ui|general|topstop|topwords|dictionary)(\.[a-z0-9_]+)+$")
 
 
 def N_(key: str) -> str:
@@ -53,9 +57,13 @@ class Text:
         return f"Text({self.key!r}, **{self.params!r})"
 
 
-def compile_po(po_file: Path, lang: str) -> bytes:
+def po_file(lang: str, locale_dir: Path = LOCALE_DIR) -> Path:
+    return locale_dir / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def compile_po(po: Path, lang: str) -> bytes:
     """The .mo bytes of a .po file, as `pybabel compile` writes them (fuzzy entries left out)."""
-    with po_file.open("rb") as source:
+    with po.open("rb") as source:
         catalog = read_po(source, locale=lang, domain=DOMAIN)
     out = io.BytesIO()
     write_mo(out, catalog)
@@ -70,13 +78,13 @@ def load(locale_dir: Path = LOCALE_DIR) -> dict[str, gettext.NullTranslations]:
     """
     catalogues: dict[str, gettext.NullTranslations] = {}
     for lang in LANGUAGES:
-        po_file = locale_dir / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
-        mo_file = po_file.with_suffix(".mo")
-        if mo_file.is_file() and mo_file.stat().st_mtime >= po_file.stat().st_mtime:
+        po = po_file(lang, locale_dir)
+        mo_file = po.with_suffix(".mo")
+        if mo_file.is_file() and mo_file.stat().st_mtime >= po.stat().st_mtime:
             with mo_file.open("rb") as source:
                 catalogues[lang] = gettext.GNUTranslations(source)
             continue
-        data = compile_po(po_file, lang)
+        data = compile_po(po, lang)
         with contextlib.suppress(OSError):  # read-only: keep it in memory
             _write_atomically(mo_file, data)
         catalogues[lang] = gettext.GNUTranslations(io.BytesIO(data))
@@ -124,6 +132,13 @@ def t(key: str, lang: str = DEFAULT_LANGUAGE, /, **params: object) -> str:
 
 def _rendered(params: Mapping[str, object], lang: str) -> dict[str, object]:
     return {name: value.render(lang) if isinstance(value, Text) else value for name, value in params.items()}
+
+
+@functools.cache
+def keys() -> tuple[str, ...]:
+    """Every key of the English catalogue, in its order."""
+    with po_file(DEFAULT_LANGUAGE).open("rb") as source:
+        return tuple(str(message.id) for message in read_po(source) if message.id)
 
 
 def has(key: str) -> bool:

@@ -17,7 +17,7 @@ from typing import Any
 import discord
 
 from bot.engine.errors import BadAction
-from bot.i18n import language_of, t
+from bot.i18n import N_
 from bot.ui import codec
 from bot.ui.codec import Arg, MalformedId, Spec
 from bot.ui.replies import reply_error
@@ -93,12 +93,12 @@ def resolve(
         return route, parsed.session_id, route.spec.decode(parsed.arg)
     except MalformedId as error:
         log.info("refused a component id %r: %s", custom_id[:100], error)
-        raise DamagedComponent(t("ui.damaged", language_of(str(locale)) if locale else "en")) from None
+        raise DamagedComponent(N_("ui.damaged")) from None
 
 
 async def _route(interaction: discord.Interaction[Any], custom_id: str, *, modal: bool) -> None:
     try:
-        route, session_id, args = resolve(custom_id, modal=modal, locale=interaction.locale)
+        route, session_id, args = resolve(custom_id, modal=modal)
         values = submitted_values(interaction.data or {}) if modal else {}
         await route.handler(Click(interaction, session_id, args, values))
     except Exception as error:

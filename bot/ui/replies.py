@@ -1,4 +1,7 @@
-"""One place that answers an interaction: ephemeral errors for refused actions, logging for the unexpected."""
+"""One place that answers an interaction: ephemeral errors for refused actions, logging for the unexpected.
+
+Private replies speak the user's Discord language (interaction.locale).
+"""
 
 from __future__ import annotations
 
@@ -8,11 +11,11 @@ from typing import Any
 import discord
 
 from bot.engine.errors import GameError
+from bot.i18n import language_of, t
 
 log = logging.getLogger(__name__)
 
 NO_MENTIONS = discord.AllowedMentions.none()
-UNEXPECTED = "Something went wrong on our side; nothing was changed. Please try again."
 
 
 async def reply(interaction: discord.Interaction[Any], content: str | None = None, **kwargs: Any) -> None:
@@ -38,24 +41,18 @@ async def reply_private(
 
 
 async def reply_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
-    """A refused action gets its clear message; anything else is logged and gets a generic apology."""
+    """A refused action gets its clear message in the user's language; anything else is logged and gets a
+    generic apology."""
+    lang = language_of(interaction.locale)
     if isinstance(error, GameError):
-        message = f"⚠️ {_in_language(error, str(interaction.locale))}"
+        message = f"⚠️ {error.text(lang)}"
     else:
         log.error("unexpected error in an interaction", exc_info=error)
-        message = f"⚠️ {UNEXPECTED}"
+        message = "⚠️ " + t("ui.unexpected", lang)
     try:
         await reply_private(interaction, message)
     except discord.HTTPException:
         log.warning("could not deliver an error reply to interaction %s", interaction.id)
-
-
-def _in_language(error: GameError, locale: str) -> str:
-    """The refusal in the user's Discord language where the error has it (TopWords' German texts)."""
-    german = getattr(error, "message_de", None)
-    if locale.startswith("de") and isinstance(german, str):
-        return german
-    return error.message
 
 
 def unwrap(error: BaseException) -> BaseException:

@@ -25,7 +25,7 @@ from bot.engine.errors import BadAction, GameOver, NotAPlayer
 from bot.engine.game import Event
 from bot.engine.sessions import ActResult
 from bot.engine.votes import VoteResult
-from bot.i18n import LANGUAGES, language_of, t
+from bot.i18n import LANGUAGES, N_, language_of, t
 from bot.store import SessionRecord, VoteRecord
 from bot.ui import components
 from bot.ui.codec import Arg
@@ -38,6 +38,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# The lobby's buttons and their texts' keys.
+LOBBY_BUTTONS = {
+    "join": N_("ui.lobby.join"),
+    "leave": N_("ui.lobby.leave"),
+    "start": N_("ui.lobby.start"),
+    "cancel": N_("ui.lobby.cancel"),
+}
 POST_RETRY_SECONDS = 1.0
 DEFER_AFTER = 1.0  # seconds an action may take before its click is acknowledged ("thinking…")
 # The layer's own event: the game has just started, its table is posted below the closed lobby.
@@ -218,9 +225,9 @@ class TableCog(commands.Cog):
         """The session, if the user plays in it; else a refusal (spectators may watch)."""
         record = await self.bot.sessions.session(session_id)
         if record.game != self.game_name:
-            raise BadAction(t("ui.not_this_game", self.user_lang(interaction)))
+            raise BadAction("ui.not_this_game")
         if str(interaction.user.id) not in record.players:
-            raise NotAPlayer(t("ui.not_a_player", self.user_lang(interaction)))
+            raise NotAPlayer("ui.not_a_player")
         return record
 
     @staticmethod
@@ -455,7 +462,7 @@ class TableCog(commands.Cog):
             await self._edit_lobby(record)
             return
         if player not in record.players:
-            raise NotAPlayer(t("ui.not_a_player", lang))
+            raise NotAPlayer("ui.not_a_player")
         await self.act(interaction, record.id, {"do": "leave"}, private=True)
         await answer(interaction, t("ui.left_game", lang))
 
@@ -465,21 +472,24 @@ class TableCog(commands.Cog):
         lang = self.user_lang(interaction)
         if not self.may_manage(interaction, await self.host_of(record)):
             if record.status == "lobby":
-                raise NotAPlayer(t("ui.only_host_lobby", lang))
+                raise NotAPlayer("ui.only_host_lobby")
             await self.ask_to_end(interaction, record)
             return
         lobby = record.status == "lobby"
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.end_game(record, by=str(interaction.user.id))
-        ended = "ui.game_ended" if self.end_action is not None else "ui.game_ended_no_result"
-        await answer(interaction, t("ui.lobby_closed" if lobby else ended, lang))
+        if lobby:
+            said = N_("ui.lobby_closed")
+        else:
+            said = N_("ui.game_ended") if self.end_action is not None else N_("ui.game_ended_no_result")
+        await answer(interaction, t(said, lang))
 
     async def end_game(self, record: SessionRecord, by: str | None = None) -> None:
         """End now: the rules crown the best score (end_action), or the game is cancelled without a result."""
         if record.status == "lobby":
             record = await self.bot.sessions.cancel(record.id)
             lang = await self.table_lang(record)
-            note = t("ui.cancelled_by", lang, who=mention(by)) if by else None
+            note = t("ui.lobby.cancelled_by", lang, who=mention(by)) if by else None
             await self._edit_lobby(record, note)
             return
         if self.end_action is not None:
@@ -511,24 +521,24 @@ class TableCog(commands.Cog):
         view = await self.bot.sessions.view(record.id, None)
         still_playing = [p for p in record.players if p not in view.get("left", [])]
         if asker not in still_playing:
-            raise NotAPlayer(t("ui.only_host_end", lang))
+            raise NotAPlayer("ui.end.not_allowed")
         game = self.bot.sessions.games[record.game]
         moment = game.freshness(await self.bot.sessions.state(record.id))
         for vote in await self.bot.store.votes.for_session(record.id, self._end_vote_kind):
             if vote.status == "open":
-                raise BadAction(t("ui.end_vote_open", lang))
+                raise BadAction("ui.end_vote_open")
             if vote.payload.get("asker") == asker and vote.payload.get("at") == moment:
-                raise BadAction(t("ui.end_asked_already", lang))
+                raise BadAction("ui.end_asked_already")
         voters = [p for p in still_playing if p != asker]
         table_lang = await self.table_lang(record)
         channel = self.bot.get_partial_messageable(record.channel_id)
-        await reply_private(interaction, t("ui.end_asked", lang))
+        await reply_private(interaction, t("ui.end.asked", lang))
         await self.bot.votes.open(
             channel,
             record.channel_id,
             kind=self._end_vote_kind,
             question=t(
-                "ui.end_question",
+                "ui.end.question",
                 table_lang,
                 name=discord.utils.escape_markdown(record.name(asker)),
                 game=self.title,
@@ -574,26 +584,26 @@ class TableCog(commands.Cog):
 
     def lobby_embed(self, record: SessionRecord, note: str | None = None, lang: str = "en") -> discord.Embed:
         game = self.bot.sessions.games[record.game]
-        embed = discord.Embed(title=t("ui.lobby_title", lang, game=self.title), colour=self.colour)
-        embed.add_field(name=t("ui.lobby_host", lang), value=mention(record.host_id), inline=True)
+        embed = discord.Embed(title=t("ui.lobby.title", lang, game=self.title), colour=self.colour)
+        embed.add_field(name=t("ui.lobby.host", lang), value=mention(record.host_id), inline=True)
         embed.add_field(
-            name=t("ui.lobby_players", lang), value=f"{game.min_players}–{game.max_players}", inline=True
+            name=t("ui.lobby.players", lang), value=f"{game.min_players}–{game.max_players}", inline=True
         )
         embed.add_field(
-            name=t("ui.lobby_options", lang),
+            name=t("ui.lobby.options", lang),
             value=self.describe_options(record.options, lang)[:1024],
             inline=False,
         )
         embed.add_field(
-            name=t("ui.lobby_seated", lang, n=len(record.players)),
+            name=t("ui.lobby.seated", lang, n=len(record.players)),
             value=player_list(record.players)[:1024] or "—",
             inline=False,
         )
         closes = self.bot.sessions.deadline(record, "lobby")
         if record.status == "lobby":
-            lines = [t("ui.lobby_how", lang)]
+            lines = [t("ui.lobby.how", lang)]
             if closes:
-                lines.append(t("ui.lobby_closes", lang, when=relative_time(closes)))
+                lines.append(t("ui.lobby.closes", lang, when=relative_time(closes)))
             embed.description = "\n".join(lines)
         if note:
             embed.description = note
@@ -602,7 +612,7 @@ class TableCog(commands.Cog):
     def lobby_view(self, record: SessionRecord, lang: str = "en") -> discord.ui.View:
         def lobby_button(action: str, style: discord.ButtonStyle) -> discord.ui.Item[Any]:
             custom_id = components.spec(self.game_name, action).encode(record.id)
-            return components.button(custom_id, t(f"ui.lobby_{action}", lang), style=style)
+            return components.button(custom_id, t(LOBBY_BUTTONS[action], lang), style=style)
 
         return components.view_of(
             lobby_button("join", discord.ButtonStyle.success),
@@ -634,7 +644,7 @@ class TableCog(commands.Cog):
     async def _lobby_record(self, click: Click) -> SessionRecord:
         record = await self.bot.sessions.session(click.session_id)
         if record.game != self.game_name:
-            raise BadAction(t("ui.not_this_game", self.user_lang(click.interaction)))
+            raise BadAction("ui.not_this_game")
         return record
 
     async def _join(self, click: Click) -> None:
@@ -654,7 +664,7 @@ class TableCog(commands.Cog):
         result = await self.bot.sessions.start_game(click.session_id, click.player)
         lang = await self.table_lang(result.session)
         await self._show_lobby(
-            click.interaction, result.session, t("ui.lobby_started", lang, n=len(result.session.players))
+            click.interaction, result.session, t("ui.lobby.started", lang, n=len(result.session.players))
         )
         await self.refresh(result.session.id, [{"type": TABLE_OPENED}, *result.events])
         await self.after_start(click, result)
@@ -666,19 +676,19 @@ class TableCog(commands.Cog):
         record = await self._lobby_record(click)
         lang = self.user_lang(click.interaction)
         if not self.may_manage(click.interaction, record.host_id):
-            raise NotAPlayer(t("ui.only_host_cancel", lang))
+            raise NotAPlayer("ui.cancel.not_allowed")
         was_lobby = record.status == "lobby"
         record = await self.bot.sessions.cancel(click.session_id)
         if was_lobby:
             table_lang = await self.table_lang(record)
-            note = t("ui.cancelled_by", table_lang, who=mention(click.player))
+            note = t("ui.lobby.cancelled_by", table_lang, who=mention(click.player))
             await self._show_lobby(click.interaction, record, note)
         else:
-            await reply_private(click.interaction, t("ui.game_cancelled", lang))
+            await reply_private(click.interaction, t("ui.cancel.done", lang))
 
     async def close_expired_lobby(self, record: SessionRecord) -> None:
         """The lobby's time ran out: say so on its message and remove the buttons."""
-        await self._edit_lobby(record, t("ui.lobby_expired", await self.table_lang(record)))
+        await self._edit_lobby(record, t("ui.lobby.expired", await self.table_lang(record)))
 
 
 async def answer(interaction: discord.Interaction[Any], content: str | None = None, **kwargs: Any) -> None:

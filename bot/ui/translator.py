@@ -1,8 +1,9 @@
-"""Slash-command descriptions and choice names in the user's Discord language.
+"""Slash-command descriptions and choice names in the user's Discord language, from the message catalogue.
 
-Each cog may carry `command_translations = {"de": {english: german, ...}, "fr": {...}}`, keyed by the exact
-English text of its decorators. Command, group and option names stay untranslated: they are what people
-type and what the help pages name.
+A decorator names its text with `command_text("general.cmd.help")`: the English text comes from the
+catalogue and the key travels with it. A plain English string is looked up among the catalogue's command
+texts (keys with a `.cmd.` part) by its English wording. Command, group and option names stay untranslated:
+they are what people type and what the help pages name.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from collections.abc import Iterable, Mapping
 
 import discord
 from discord import app_commands
+
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, keys, language_of, t
 
 Translations = Mapping[str, Mapping[str, str]]
 
@@ -21,17 +24,31 @@ _NAMES = {
 }
 
 
+def command_text(key: str) -> app_commands.locale_str:
+    """A command's description or choice name: the English text of `key`, carrying the key."""
+    return app_commands.locale_str(t(key), key=key)
+
+
 class CommandTranslator(app_commands.Translator):
+    """Reads the catalogue; `tables` ({language: {English: text}}) serve a cog whose texts are not in it."""
+
     def __init__(self, tables: Iterable[Translations] = ()) -> None:
         self.tables: dict[str, dict[str, str]] = {}
         for table in tables:
             self.add(table)
+        self.by_english = {t(key): key for key in keys() if ".cmd." in key}
 
     def add(self, table: Translations) -> None:
         for language, texts in table.items():
             self.tables.setdefault(language, {}).update(texts)
 
-    def lookup(self, text: str, language: str) -> str | None:
+    def lookup(self, text: str, language: str, key: str | None = None) -> str | None:
+        """The text in `language` (fr, de); None where English serves (Discord then shows the default)."""
+        if language == DEFAULT_LANGUAGE or language not in LANGUAGES:
+            return None
+        key = key or self.by_english.get(text)
+        if key is not None:
+            return t(key, language)
         return self.tables.get(language, {}).get(text)
 
     async def translate(
@@ -42,5 +59,5 @@ class CommandTranslator(app_commands.Translator):
     ) -> str | None:
         if context.location in _NAMES:
             return None
-        # Discord's locales are "de", "fr", "en-US"…: the language is the part before the dash.
-        return self.lookup(string.message, locale.value.split("-")[0])
+        key = string.extras.get("key")
+        return self.lookup(string.message, language_of(locale), key if isinstance(key, str) else None)

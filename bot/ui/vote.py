@@ -2,6 +2,7 @@
 
 Games whose rules hold their own votes (Top Stop disputes) keep them in the game state; this one serves
 the rest (e.g. a disputed dictionary verdict in TopWords): the result goes to the handler of its `kind`.
+The vote's message speaks the table's language (kept in its payload); the replies to a voter, theirs.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import discord
 
 from bot.engine.errors import GameOver, NotAPlayer
 from bot.engine.votes import VoteResult, tally
-from bot.i18n import language_of, t
+from bot.i18n import N_, language_of, t
 from bot.store import VoteRecord
 from bot.ui import components
 from bot.ui.components import Click
@@ -31,6 +32,7 @@ log = logging.getLogger(__name__)
 
 VOTE_PREFIX = "vote"
 ResultHandler = Callable[[VoteRecord, VoteResult], Awaitable[None]]
+OUTCOMES = {"yes": N_("ui.vote.accepted"), "no": N_("ui.vote.rejected"), "tie": N_("ui.vote.tie")}
 
 
 class VoteService:
@@ -68,12 +70,11 @@ class VoteService:
         seconds: float,
         session_id: int | None = None,
         payload: dict[str, Any] | None = None,
+        lang: str = "en",
         quorum: bool = False,
     ) -> VoteRecord:
-        """A vote in the channel's language (`payload["lang"]`); with `quorum`, see `tally`."""
-        payload = dict(payload or {})
-        if quorum:
-            payload["quorum"] = True
+        """A vote in the channel's language; with `quorum`, fewer than half of the eligible voting cannot
+        pass it (see `tally`)."""
         vote = VoteRecord(
             id=0,
             session_id=session_id,
@@ -85,7 +86,7 @@ class VoteService:
             deadline=self.clock() + seconds,
             status="open",
             result=None,
-            payload=payload,
+            payload={**(payload or {}), "lang": lang, **({"quorum": True} if quorum else {})},
         )
         async with self.bot.store.transaction() as tx:
             vote.id = await self.bot.store.votes.create(tx, vote, self.clock())
@@ -99,32 +100,33 @@ class VoteService:
         return vote
 
     def embed(self, vote: VoteRecord, ballots: dict[str, bool]) -> discord.Embed:
-        lang = str(vote.payload.get("lang", "en"))
+        lang = _language(vote)
         yes = sum(ballots.values())
         embed = discord.Embed(
-            title=t("ui.vote_title", lang), description=vote.question[:4096], colour=discord.Colour.gold()
+            title=t("ui.vote.title", lang), description=vote.question[:4096], colour=discord.Colour.gold()
         )
         embed.add_field(
-            name=t("ui.vote_votes", lang),
-            value=t("ui.vote_count", lang, yes=yes, no=len(ballots) - yes, eligible=len(vote.eligible)),
+            name=t("ui.vote.votes", lang),
+            value=t("ui.vote.count", lang, yes=yes, no=len(ballots) - yes, eligible=len(vote.eligible)),
         )
         if vote.status == "open":
-            embed.add_field(name=t("ui.vote_closes", lang), value=relative_time(vote.deadline))
+            embed.add_field(name=t("ui.vote.closes", lang), value=relative_time(vote.deadline))
         else:
-            embed.add_field(name=t("ui.vote_result", lang), value=t(f"ui.vote_{vote.result or 'tie'}", lang))
+            outcome = OUTCOMES.get(vote.result or "tie")
+            embed.add_field(name=t("ui.vote.result", lang), value=t(outcome, lang) if outcome else "—")
         return embed
 
     def view(self, vote: VoteRecord) -> discord.ui.View:
-        lang = str(vote.payload.get("lang", "en"))
+        lang = _language(vote)
         return components.view_of(
             components.button(
                 components.spec(VOTE_PREFIX, "yes").encode(vote.id),
-                t("ui.vote_button_yes", lang),
+                t("ui.vote.yes", lang),
                 style=discord.ButtonStyle.success,
             ),
             components.button(
                 components.spec(VOTE_PREFIX, "no").encode(vote.id),
-                t("ui.vote_button_no", lang),
+                t("ui.vote.no", lang),
                 style=discord.ButtonStyle.danger,
             ),
         )
@@ -136,27 +138,28 @@ class VoteService:
         await self._cast(click.interaction, click.session_id, False)
 
     async def _cast(self, interaction: discord.Interaction[Any], vote_id: int, yes: bool) -> None:
-        lang = language_of(str(interaction.locale))
         vote = await self.bot.store.votes.get(vote_id)
         if vote is None or vote.status != "open":
-            raise GameOver(t("ui.vote_closed", lang))
+            raise GameOver("ui.vote.closed")
         voter = str(interaction.user.id)
         if voter not in vote.eligible:
-            raise NotAPlayer(t("ui.vote_not_yours", lang))
+            raise NotAPlayer("ui.vote.not_eligible")
+        lang = language_of(interaction.locale)
+        said = t(N_("ui.vote.your_yes") if yes else N_("ui.vote.your_no"), lang)
         async with self.bot.store.transaction() as tx:
             await self.bot.store.votes.cast(tx, vote_id, voter, yes, self.clock())
         ballots = await self.bot.store.votes.ballots(vote_id)
         if set(ballots) < set(vote.eligible):
             await interaction.response.edit_message(embed=self.embed(vote, ballots))
-            await reply_private(interaction, t("ui.vote_cast_yes" if yes else "ui.vote_cast_no", lang))
+            await reply_private(interaction, t("ui.vote.cast", lang, vote=said))
             return
         # The last ballot closes the vote: the click's own answer shows the result, with no second edit.
         closed = await self._close_in_store(vote_id)
         if closed is None:
-            raise GameOver(t("ui.vote_closed", lang))
+            raise GameOver("ui.vote.closed")
         vote, ballots, result = closed
         await interaction.response.edit_message(embed=self.embed(vote, ballots), view=None)
-        await reply_private(interaction, t("ui.vote_last_ballot", lang))
+        await reply_private(interaction, t("ui.vote.last", lang, vote=said))
         await self._announce(vote, result)
 
     async def close(self, vote_id: int) -> VoteResult | None:
@@ -205,3 +208,8 @@ class VoteService:
             await self.close(vote.id)
         except Exception:
             log.exception("closing vote %d failed", vote.id)
+
+
+def _language(vote: VoteRecord) -> str:
+    lang = vote.payload.get("lang")
+    return lang if isinstance(lang, str) else "en"

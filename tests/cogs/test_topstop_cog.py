@@ -365,7 +365,7 @@ async def test_a_form_or_menu_button_of_another_round_is_refused_before_it_opens
     table.act(None, do="end_round")
     with pytest.raises(StaleAction) as caught:
         check_round(1, table.view())
-    assert caught.value.message == STALE_MESSAGE
+    assert caught.value.key == STALE_MESSAGE
 
 
 async def test_the_dispute_menu_fits_discords_limits_for_values_and_labels() -> None:

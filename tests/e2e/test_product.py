@@ -76,7 +76,7 @@ async def test_server_settings_are_for_members_who_manage_the_server(
     with pytest.raises(AssertionError, match="alice cannot use /settings"):
         await table.user("alice").slash("settings language", language="fr")  # the client hides it from her
     reply = await table.user("dev").slash("settings language", language="fr")
-    assert reply.ephemeral and "Fran" in reply.text
+    assert reply.ephemeral and "in French" in reply.text  # the language named in the reader's language
 
 
 async def test_the_lobby_speaks_the_language_of_its_table(product_bot: discord.Client, table: Table):
@@ -91,6 +91,24 @@ async def test_the_lobby_speaks_the_language_of_its_table(product_bot: discord.C
 
     lobby = (await alice.slash("topstop new", language="fr")).message  # Top Stop's own language option
     assert lobby is not None and lobby.button_labels == ["Rejoindre", "Quitter", "Lancer", "Annuler"]
+
+
+async def test_private_replies_speak_the_users_discord_language(product_bot: discord.Client, table: Table):
+    """The lobby follows the table (English here); refusals and /help follow each user's own locale."""
+    alice = table.user("alice")
+    marie, hans = table.user("marie", locale="fr"), table.user("hans", locale="de")
+    lobby = (await alice.slash("topstop new", language="en")).message
+    assert lobby is not None and _is_lobby(lobby)
+    await marie.click(lobby, "Join")
+    refused = await marie.click(lobby, "Join")
+    assert refused.ephemeral and refused.text == "⚠️ Vous êtes déjà dans cette partie."
+    refused = await hans.click(lobby, "Cancel")
+    assert refused.ephemeral and "Nur der Gastgeber" in refused.text and "abbrechen" in refused.text
+    assert _is_lobby(lobby) and "Seated (2)" in _seated(lobby)
+    help_reply = await marie.slash("help")
+    assert "Lancez une partie avec" in help_reply.text and "Tout le reste" in help_reply.text
+    help_reply = await hans.slash("help")
+    assert "Starte ein Spiel mit" in help_reply.text
 
 
 async def test_a_lobby_is_joined_by_three_and_started(product_bot: discord.Client, table: Table):

@@ -577,7 +577,7 @@ async def test_a_new_game_takes_the_servers_language_and_refuses_a_zero_grace(
     assert table.channel_messages() == []  # no lobby
 
     settled = await table.user("dev").slash("settings language", language="fr")  # Manage Server
-    assert settled.ephemeral and "Français" in settled.text
+    assert settled.ephemeral and "in French" in settled.text
     bob = table.user("bob")
     lobby = (await alice.slash("topstop new")).message  # no language given
     assert lobby is not None and "language: fr" in lobby.text

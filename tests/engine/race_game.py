@@ -72,9 +72,7 @@ class RaceGame:
                 raise BadAction("only the turn timer skips a turn")
             return Applied(replace(state, turn=state.turn + 1), [{"type": "skipped", "player": current}])
         if action.get("player") != current:
-            refusal = NotYourTurn(f"it is {current}'s turn")
-            refusal.message_de = f"{current} ist am Zug"  # type: ignore[attr-defined]  # a game's own German text
-            raise refusal
+            raise NotYourTurn("topwords.refusal.not_your_turn", player=current)
         roll = action.get("roll")
         if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= 6:
             raise BadAction("a roll is a number from 1 to 6")

@@ -351,8 +351,8 @@ async def test_refusals_name_players_by_their_display_names(env):
     await manager.start_game(record.id, "1001")
     with pytest.raises(NotYourTurn) as refused:
         await manager.act(record.id, "1002", {"do": "roll", "roll": 2})
-    assert refused.value.message == "it is Ann's turn"
-    assert refused.value.message_de == "Ann ist am Zug"  # a game's German text too
+    assert refused.value.message == "It is Ann's turn."
+    assert refused.value.text("de") == "Ann ist am Zug."  # the other languages too
 
 
 async def test_one_unreadable_session_is_closed_and_told_while_the_others_play_on(env):

@@ -35,6 +35,7 @@ from bot.games.topstop.state import (
     dump_state,
     load_state,
 )
+from bot.i18n import N_, Text
 
 LANGUAGES = ("en", "fr", "de")
 LETTERS = string.ascii_uppercase  # Components: a board of 26 letters
@@ -96,7 +97,7 @@ class TopStop:
         opts = self._options(options, len(seats))
         unknown = set(setup) - {"first_player"}
         if unknown:
-            raise BadAction(f"Unknown setup for Top Stop: {', '.join(sorted(unknown))}.")
+            raise BadAction("topstop.unknown_setup", keys=", ".join(sorted(unknown)))
         state = TopStopState(
             options=opts,
             seats=seats,
@@ -111,7 +112,7 @@ class TopStop:
         elif first in seats:
             _start_round(state, first, _Step())
         else:
-            raise BadAction(f"setup.first_player {first!r} is not one of the players.")
+            raise BadAction("topstop.setup_first_player", player=repr(first))
         return state
 
     def validate_options(self, options: Mapping[str, Any]) -> JSON:
@@ -124,9 +125,7 @@ class TopStop:
     def _options(self, options: Mapping[str, Any], player_count: int) -> Options:
         opts = _parse_options(options, player_count)
         if opts.check_words and self.words is None:
-            raise BadAction(
-                "Top Stop needs the words service to check words (or the option check_words: false)."
-            )
+            raise BadAction("topstop.needs_words_service")
         return opts
 
     def freshness(self, state: TopStopState) -> JSON:
@@ -157,9 +156,9 @@ class TopStop:
     def apply(self, state: TopStopState, action: Action) -> Applied:
         name = action.get("do")
         if not isinstance(name, str) or name not in self.action_names:
-            raise BadAction(f"Unknown Top Stop action {name!r}.")
+            raise BadAction("engine.unknown_action", game="Top Stop", name=repr(name))
         if state.phase == OVER:
-            raise GameOver("The game is over.")
+            raise GameOver("engine.game_over")
         player = action.get("player")
         new = _copy_for_step(state)
         result = _Step()
@@ -167,11 +166,11 @@ class TopStop:
             self._end(new, action, result)
         elif name in self._system_actions:
             if player is not None:
-                raise IllegalMove(f"The bot does {name} by itself, when its timer runs out.")
+                raise IllegalMove("topstop.system_action", action=name)
             self._system_actions[name](new, action, result)
         else:
             if player is None:
-                raise BadAction(f"{name} needs a player.")
+                raise BadAction("engine.needs_player", action=name)
             _check_seated(state, player)
             self._player_actions[name](new, action, result)
         applied = Applied(new, result.events, result.used_words)
@@ -267,42 +266,39 @@ class TopStop:
         player = action["player"]
         letter = action.get("letter")
         if not isinstance(letter, str) or len(letter) != 1 or letter.upper() not in LETTERS:
-            raise BadAction("A spin lands on one letter from A to Z.")
+            raise BadAction("topstop.spin_letter")
         letter = letter.upper()
         if state.phase == FIRST_SPIN:
             if player not in state.first_spin:
-                raise IllegalMove("Only the players tied for the lowest letter spin again.")
+                raise IllegalMove("topstop.tied_spin_again")
             if state.first_spin[player] is not None:
-                raise IllegalMove("You have already spun; wait for the others.")
+                raise IllegalMove("topstop.already_spun")
             state.first_spin[player] = letter
             step.events.append({"type": "first_spin", "player": player, "letter": letter})
             _settle_first_spin(state, step)
         elif state.phase == SPIN:
             current = state.round
             if player != current.spinner:
-                raise NotYourTurn(f"It is {current.spinner}'s turn to spin.")
+                raise NotYourTurn("topstop.not_your_spin", player=current.spinner)
             # The Spin: the letter is everyone's TOP, the cue to begin writing.
             current.letter = letter
             state.phase = WRITING
             step.events.append({"type": "spun", "round": current.number, "player": player, "letter": letter})
         else:
-            raise WrongPhase("This is not the time to spin.")
+            raise WrongPhase("topstop.not_spin_time")
 
     def _respin(self, state: TopStopState, action: Action, step: _Step) -> None:
         # FAQ 2: if no player can find any word, the spinner spins again, but only on a unanimous call.
         player = action["player"]
-        current = _current_round(state, WRITING, player, "vote for a re-spin")
+        current = _current_round(state, WRITING, player, N_("topstop.doing.respin"))
         if current.stopped_by is not None:
             # Our ruling: once STOP is called the letter is final; the STOP stands, so no re-spin.
-            raise WrongPhase(
-                f"{current.stopped_by} has called STOP: the letter {current.letter} is final, so there is "
-                "no re-spin this round."
-            )
+            raise WrongPhase("topstop.letter_final", player=current.stopped_by, letter=current.letter)
         writers = [p for p, words in current.submissions.items() if words]
         if writers:
-            raise IllegalMove(f"{writers[0]} has written words, so the round is played (FAQ 2).")
+            raise IllegalMove("topstop.round_played", player=writers[0])
         if player in current.respin_votes:
-            raise IllegalMove("You have already asked for a re-spin.")
+            raise IllegalMove("topstop.already_asked_respin")
         current.respin_votes.append(player)
         voters = _round_players(state)
         step.events.append(
@@ -318,9 +314,9 @@ class TopStop:
     def _submit(self, state: TopStopState, action: Action, step: _Step) -> None:
         player = action["player"]
         words = self._parse_words(state, action.get("words"))
-        current = _current_round(state, WRITING, player, "write")
+        current = _current_round(state, WRITING, player, N_("topstop.doing.write"))
         if current.stopped_by == player:
-            raise IllegalMove("You called STOP: your list is final.")
+            raise IllegalMove("topstop.list_final")
         current.submissions[player] = words
         if words and current.respin_votes:
             # FAQ 2: one player with words is enough for the round to be played normally.
@@ -331,11 +327,11 @@ class TopStop:
 
     def _stop(self, state: TopStopState, action: Action, step: _Step) -> None:
         player = action["player"]
-        current = _current_round(state, WRITING, player, "call STOP")
+        current = _current_round(state, WRITING, player, N_("topstop.doing.stop"))
         if current.stopped_by is not None:
-            raise IllegalMove(f"{current.stopped_by} has already called STOP.")
+            raise IllegalMove("topstop.already_stopped", player=current.stopped_by)
         if player not in current.submissions:
-            raise IllegalMove("Submit your words before calling STOP.")
+            raise IllegalMove("topstop.submit_before_stop")
         count = len(current.submissions[player])
         current.stopped_by = player
         if current.respin_votes:
@@ -361,21 +357,21 @@ class TopStop:
         player = action["player"]
         owner, word = action.get("of"), action.get("word")
         if not isinstance(owner, str) or not isinstance(word, str):
-            raise BadAction("A dispute names the player (of) and the word.")
-        current = _current_round(state, REVIEW, player, "dispute a word")
+            raise BadAction("topstop.dispute_args")
+        current = _current_round(state, REVIEW, player, N_("topstop.doing.dispute"))
         if current.dispute is not None:
-            raise IllegalMove("One vote at a time: wait for the current vote to close.")
+            raise IllegalMove("topstop.one_vote")
         if owner in state.left:
-            raise IllegalMove(f"{owner} has left the game; their words no longer count.")
+            raise IllegalMove("topstop.owner_left", player=owner)
         if owner not in current.lists:
-            raise IllegalMove(f"{owner} has no list in this round.")
+            raise IllegalMove("topstop.no_list", player=owner)
         word = self._lexicon(state).normalise(word)
         matching = [i for i, e in enumerate(current.lists[owner]) if e.word == word]
         if not matching:
-            raise IllegalMove(f"{owner} did not write {word!r} this round.")
+            raise IllegalMove("topstop.not_written", player=owner, word=repr(word))
         open_to_dispute = [i for i in matching if not current.lists[owner][i].disputed]
         if not open_to_dispute:
-            raise IllegalMove(f"{word!r} has already been put to the vote.")
+            raise IllegalMove("topstop.already_disputed", word=repr(word))
         index = open_to_dispute[0]
         entry = _change_entry(current, owner, index, disputed=True)
         voters = [p for p in _round_players(state) if p != player]
@@ -403,21 +399,21 @@ class TopStop:
         player = action["player"]
         accept = action.get("accept")
         if not isinstance(accept, bool):
-            raise BadAction("A vote is accept: true or false.")
-        current = _current_round(state, REVIEW, player, "vote")
+            raise BadAction("topstop.accept_bool")
+        current = _current_round(state, REVIEW, player, N_("topstop.doing.vote"))
         dispute = current.dispute
         wanted = action.get("dispute")
         if wanted is not None:
             if isinstance(wanted, bool) or not isinstance(wanted, int):
-                raise BadAction("dispute is the number of the vote within its round.")
+                raise BadAction("topstop.dispute_number")
             if dispute is None or dispute.number != wanted:
                 raise StaleAction(STALE_MESSAGE)  # the vote it names has closed
         if dispute is None:
-            raise IllegalMove("No vote is open.")
+            raise IllegalMove("topstop.no_vote_open")
         if player not in dispute.voters:
-            raise IllegalMove("You raised this dispute: the other players decide.")
+            raise IllegalMove("topstop.own_dispute")
         if player in dispute.votes:
-            raise IllegalMove("You have already voted.")
+            raise IllegalMove("topstop.already_voted")
         dispute.votes = cast(dispute.voters, dispute.votes, player, accept)
         # How each player voted stays secret until the vote closes; the tally is then public.
         step.events.append(
@@ -478,7 +474,7 @@ class TopStop:
 
     def _end_writing(self, state: TopStopState, action: Action, step: _Step) -> None:
         if state.phase != WRITING:
-            raise WrongPhase("Writing is not open.")
+            raise WrongPhase("topstop.writing_closed")
         current = state.round
         assert current.letter is not None
         # Words Reveal: starting with the player who called STOP and moving clockwise.
@@ -515,9 +511,9 @@ class TopStop:
         letters = action.get("letters")
         waiting = _waiting_spinners(state)
         if not waiting:
-            raise WrongPhase("Nobody is waiting to spin.")
+            raise WrongPhase("topstop.nobody_spins")
         if not isinstance(letters, dict) or set(letters) != set(waiting):
-            raise BadAction(f"auto_spin needs one letter for each of: {', '.join(waiting)}.")
+            raise BadAction("topstop.auto_spin_letters", players=", ".join(waiting))
         for player in waiting:
             if state.phase not in (FIRST_SPIN, SPIN):
                 break  # the first spin settled part-way (possible only on a tie, handled by the next timer)
@@ -525,17 +521,17 @@ class TopStop:
 
     def _close_vote(self, state: TopStopState, action: Action, step: _Step) -> None:
         if state.phase != REVIEW:
-            raise WrongPhase("No vote is open.")
+            raise WrongPhase("topstop.no_vote_open")
         if state.round.dispute is None:
-            raise IllegalMove("No vote is open.")
+            raise IllegalMove("topstop.no_vote_open")
         _close_dispute(state, step)
 
     def _end_round(self, state: TopStopState, action: Action, step: _Step) -> None:
         if state.phase != REVIEW:
-            raise WrongPhase("The words have not been revealed yet.")
+            raise WrongPhase("topstop.not_revealed")
         current = state.round
         if current.dispute is not None:
-            raise IllegalMove("A vote is still open.")
+            raise IllegalMove("topstop.vote_still_open")
         # Scoring: 1 point per valid word (FAQ 1: crossed-out words score nothing), minus a STOP penalty;
         # a player who submitted nothing scores 0 without penalty. Scores never go below 0.
         points = {}
@@ -582,7 +578,7 @@ class TopStop:
         if player is not None:
             _check_seated(state, player)
             if player != _host(state):
-                raise IllegalMove(f"Only the host ({_host(state)}) can end the game.")
+                raise IllegalMove("topstop.host_ends", player=_host(state))
         # Ended early: the highest score wins (several on a tie).
         _finish(state, _leaders(state, state.seated), "ended", step)
 
@@ -594,11 +590,11 @@ class TopStop:
     def _parse_words(self, state: TopStopState, words: Any) -> list[str]:
         limit = state.options.words
         if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
-            raise BadAction("Submit your words as a list of strings.")
+            raise BadAction("topstop.words_list")
         # Blank entries (an empty field of the form) are ignored.
         kept = [w.strip() for w in words if w.strip()]
         if len(kept) > limit:
-            raise BadAction(f"Write at most {limit} words.")
+            raise BadAction("topstop.too_many_words", limit=limit)
         lexicon = self._lexicon(state)
         normalised = [lexicon.normalise(w) for w in kept]
         # The length counts once the word is normalised: case folding may lengthen it (ﬃ → ffi, ß → ss),
@@ -606,8 +602,7 @@ class TopStop:
         too_long = [w for w in normalised if len(w) > MAX_WORD_LENGTH]
         if too_long:
             raise BadAction(
-                f"A word has at most {MAX_WORD_LENGTH} characters once written plainly, ligatures and ß "
-                f"spelt out ({too_long[0][:20]}… has {len(too_long[0])})."
+                "topstop.word_too_long", limit=MAX_WORD_LENGTH, word=too_long[0][:20], length=len(too_long[0])
             )
         return normalised
 
@@ -618,29 +613,27 @@ class TopStop:
 def _check_players(players: Sequence[str], least: int, most: int) -> list[str]:
     seats = list(players)
     if not all(isinstance(p, str) and p for p in seats) or len(set(seats)) != len(seats):
-        raise BadAction("Players are distinct non-empty names.")
+        raise BadAction("topstop.distinct_players")
     if not least <= len(seats) <= most:
-        raise BadAction(f"Top Stop is played by {least} to {most} players.")
+        raise BadAction("topstop.player_count", least=least, most=most)
     return seats
 
 
 def _parse_options(options: Mapping[str, Any], player_count: int) -> Options:
     unknown = set(options) - set(Options.__dataclass_fields__)
     if unknown:
-        raise BadAction(f"Unknown Top Stop option(s): {', '.join(sorted(unknown))}.")
+        raise BadAction("topstop.unknown_options", names=", ".join(sorted(unknown)))
     language = options.get("language", "en")
     if language not in LANGUAGES:
-        raise BadAction(f"Top Stop is played in {', '.join(LANGUAGES)}; not {language!r}.")
+        raise BadAction("topstop.language", languages=", ".join(LANGUAGES), language=repr(language))
     mode = options.get("mode", "base")
     if mode == "advanced":
-        raise BadAction(
-            "The Advanced game (Level and Ba Oossee cards) is not available yet; play mode 'base'."
-        )
+        raise BadAction("topstop.advanced")
     if mode != "base":
-        raise BadAction(f"Unknown mode {mode!r}; Top Stop offers 'base'.")
+        raise BadAction("topstop.unknown_mode", mode=repr(mode))
     check_words = options.get("check_words", True)
     if not isinstance(check_words, bool):
-        raise BadAction("check_words is true or false.")
+        raise BadAction("engine.option_check_words")
     return Options(
         language=language,
         mode=mode,
@@ -658,14 +651,14 @@ def _parse_options(options: Mapping[str, Any], player_count: int) -> Options:
 def _int_option(options: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
     value = options.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise BadAction(f"{key} is a whole number from {low} to {high}.")
+        raise BadAction("topstop.int_option", key=key, low=low, high=high)
     return value
 
 
 def _seconds_option(options: Mapping[str, Any], key: str, default: float) -> float:
     value = options.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 3600:
-        raise BadAction(f"{key} is a number of seconds, more than 0 and at most 3600.")
+        raise BadAction("topstop.seconds_option", key=key)
     return float(value)
 
 
@@ -676,9 +669,9 @@ def current_round_number(state: TopStopState) -> int:
 
 def _check_seated(state: TopStopState, player: Any) -> None:
     if not isinstance(player, str) or player not in state.seats:
-        raise NotAPlayer("You are not playing in this game.")
+        raise NotAPlayer("engine.not_playing")
     if player in state.left:
-        raise NotAPlayer("You have left this game.")
+        raise NotAPlayer("topstop.has_left")
 
 
 def _host(state: TopStopState) -> str:
@@ -693,9 +686,9 @@ def _round_players(state: TopStopState) -> list[str]:
 
 def _current_round(state: TopStopState, phase: str, player: str, doing: str) -> Round:
     if state.phase != phase:
-        raise WrongPhase(f"You cannot {doing} now.")
+        raise WrongPhase("topstop.cannot_now", doing=Text(doing))
     if player not in state.round.players:
-        raise IllegalMove("Only the tied players play this tiebreak round.")
+        raise IllegalMove("topstop.tiebreak_only")
     return state.round
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from bot.games.topwords.messages import RuleBroken
 from bot.games.topwords.rules import SIZE, Tile, normalise_letter, on_board, square_name
 from bot.games.topwords.state import State
+from bot.i18n import N_, Text
 
 _SQUARE = re.compile(r"^\s*([A-Ja-j])\s*(10|[1-9])\s*$")
 DIRECTIONS = {
@@ -25,14 +26,14 @@ DIRECTIONS = {
     "senkrecht": (1, 0),
 }
 # The direction named in a message, in English and German, whichever way the player typed it.
-DIRECTION_NAMES = {(0, 1): ("across", "waagrecht"), (1, 0): ("down", "senkrecht")}
+DIRECTION_NAMES = {(0, 1): N_("topwords.direction.across"), (1, 0): N_("topwords.direction.down")}
 
 
 def parse_square(text: str) -> tuple[int, int]:
     """ "E5" → (4, 4): (row, col) from a column letter A–J and a row number 1–10."""
     match = _SQUARE.match(text)
     if match is None:
-        raise RuleBroken("bad_square", square=repr(text))
+        raise RuleBroken("topwords.rule.bad_square", square=repr(text))
     return int(match.group(2)) - 1, ord(match.group(1).upper()) - ord("A")
 
 
@@ -62,18 +63,20 @@ def tiles_for_word(
     """
     step = DIRECTIONS.get(direction.strip().lower())
     if step is None:
-        raise RuleBroken("bad_direction", direction=repr(direction))
+        raise RuleBroken("topwords.rule.bad_direction", direction=repr(direction))
     letters = word_tiles(word)
     if len(letters) < 2:
-        raise RuleBroken("too_short")
+        raise RuleBroken("topwords.rule.too_short")
     stacks = _stacks(board)
-    name, name_de = DIRECTION_NAMES[step]
     if not on_board(row, col):
-        raise RuleBroken("off_board", square=f"({row}, {col})")
+        raise RuleBroken("topwords.rule.off_board", square=f"({row}, {col})")
     end_row, end_col = row + step[0] * (len(letters) - 1), col + step[1] * (len(letters) - 1)
     if not on_board(end_row, end_col):
         raise RuleBroken(
-            "word_off_board", word=letters, square=square_name(row, col), direction=name, direction_de=name_de
+            "topwords.rule.word_off_board",
+            word=letters,
+            square=square_name(row, col),
+            direction=Text(DIRECTION_NAMES[step]),
         )
     tiles: list[Tile] = []
     for i, letter in enumerate(letters):
@@ -82,7 +85,7 @@ def tiles_for_word(
         if not stack or stack[-1] != letter:
             tiles.append((r, c, letter))
     if not tiles:
-        raise RuleBroken("already_there", word=letters)
+        raise RuleBroken("topwords.rule.already_there", word=letters)
     return tiles
 
 

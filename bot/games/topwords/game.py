@@ -25,7 +25,7 @@ from bot.engine.errors import (
 )
 from bot.engine.game import JSON, Action, Applied, Event, Outcome, Timer, UsedWord
 from bot.engine.votes import cast, decision, everyone_voted
-from bot.games.topwords.messages import RuleBroken, refusal
+from bot.games.topwords.messages import RuleBroken, said_reason
 from bot.games.topwords.rules import (
     CENTRE,
     LETTERS,
@@ -48,6 +48,7 @@ from bot.games.topwords.rules import (
     start_rank,
 )
 from bot.games.topwords.state import MODES, Options, State, dump_state, fork, load_state
+from bot.i18n import N_, Text
 
 ACTIONS = frozenset(
     {"place", "pass", "challenge", "dispute", "propose_end", "vote", "close_challenge", "close_vote"}
@@ -105,20 +106,20 @@ class TopWords:
         """Every option with its default filled in; BadAction (both languages) naming a bad one."""
         unknown = set(options) - set(Options.__dataclass_fields__)
         if unknown:
-            raise refusal(BadAction, "unknown_options", names=", ".join(sorted(map(str, unknown))))
+            raise BadAction("topwords.refusal.unknown_options", names=", ".join(sorted(map(str, unknown))))
         opts = Options(**dict(options))
         if opts.language != "de":
-            raise refusal(BadAction, "option_language")
+            raise BadAction("topwords.refusal.option_language")
         if opts.mode not in MODES:
-            raise refusal(BadAction, "option_mode", modes=", ".join(MODES))
+            raise BadAction("topwords.refusal.option_mode", modes=", ".join(MODES))
         if not isinstance(opts.check_words, bool):
-            raise refusal(BadAction, "option_check_words")
+            raise BadAction("engine.option_check_words")
         for name in ("challenge_seconds", "vote_seconds"):
             value = getattr(opts, name)
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise refusal(BadAction, "option_seconds", name=name)
+                raise BadAction("topwords.refusal.option_seconds", name=name)
         if opts.check_words and self.words is None:
-            raise refusal(BadAction, "option_words_service")
+            raise BadAction("topwords.refusal.option_words_service")
         return asdict(opts)
 
     def new_game(
@@ -128,48 +129,48 @@ class TopWords:
         opts = Options(**self.validate_options(options))
         players = list(players)
         if not self.min_players <= len(players) <= self.max_players or len(set(players)) != len(players):
-            raise refusal(BadAction, "player_count", low=self.min_players, high=self.max_players)
+            raise BadAction("topwords.refusal.player_count", low=self.min_players, high=self.max_players)
         unknown = set(setup) - {"first_player", "racks", "bag", "board"}
         if unknown:
-            raise refusal(BadAction, "setup_keys", keys=", ".join(sorted(unknown)))
+            raise BadAction("topwords.refusal.setup_keys", keys=", ".join(sorted(unknown)))
         # The state is built here, so changing its own fresh lists and dicts in place is safe.
         state = State(players=players, options=opts, scores=dict.fromkeys(players, 0))
         pool = Counter(TILE_COUNTS)
         board = empty_board()
         for entry in _list(setup.get("board", []), "setup.board"):
             if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[2], str)):
-                raise refusal(BadAction, "setup_board")
+                raise BadAction("topwords.refusal.setup_board")
             row, col = _int(entry[0], "row"), _int(entry[1], "col")
             stack = "".join(normalise_letter(ch) for ch in entry[2])
             if not (0 <= row < SIZE and 0 <= col < SIZE) or not 1 <= len(stack) <= MAX_HEIGHT:
-                raise refusal(BadAction, "setup_square", entry=repr(entry))
+                raise BadAction("topwords.refusal.setup_square", entry=repr(entry))
             if any(a == b for a, b in zip(stack, stack[1:], strict=False)):
-                raise refusal(BadAction, "setup_same_letter", stack=stack)
+                raise BadAction("topwords.refusal.setup_same_letter", stack=stack)
             if board[row * SIZE + col]:
-                raise refusal(BadAction, "setup_twice", square=square_name(row, col))
+                raise BadAction("topwords.refusal.setup_twice", square=square_name(row, col))
             board[row * SIZE + col] = stack
             pool.subtract(stack)
         state.board = board
         racks_forced = setup.get("racks", {})
         if not isinstance(racks_forced, dict):
-            raise refusal(BadAction, "setup_racks")
+            raise BadAction("topwords.refusal.setup_racks")
         for player, rack in racks_forced.items():
             if player not in players or not isinstance(rack, str) or len(rack) > RACK_SIZE:
-                raise refusal(BadAction, "setup_rack", player=repr(player), size=RACK_SIZE)
+                raise BadAction("topwords.refusal.setup_rack", player=repr(player), size=RACK_SIZE)
             state.racks[player] = "".join(normalise_letter(ch) for ch in rack)
             pool.subtract(state.racks[player])
         bag_forced = setup.get("bag", "")
         if not isinstance(bag_forced, str):
-            raise refusal(BadAction, "setup_bag")
+            raise BadAction("topwords.refusal.setup_bag")
         bag_forced = "".join(normalise_letter(ch) for ch in bag_forced)
         pool.subtract(bag_forced)
         short = sorted(letter for letter, n in pool.items() if n < 0)
         if short:
-            raise refusal(BadAction, "setup_too_many", letters=", ".join(short))
+            raise BadAction("topwords.refusal.setup_too_many", letters=", ".join(short))
         first = setup.get("first_player")
         if first is not None:
             if first not in players:
-                raise refusal(BadAction, "setup_first", player=repr(first))
+                raise BadAction("topwords.refusal.setup_first", player=repr(first))
             state.first_player = first
         else:
             state.start_draw, state.first_player = _start_draw(players, rng)
@@ -208,13 +209,13 @@ class TopWords:
     def apply(self, state: State, action: Action) -> Applied:
         do = action.get("do")
         if not isinstance(do, str) or do not in ACTIONS:
-            raise refusal(BadAction, "unknown_action", do=repr(do))
+            raise BadAction("topwords.refusal.unknown_action", do=repr(do))
         if state.phase == "over":
-            raise refusal(GameOver, "game_over")
+            raise GameOver("engine.game_over")
         applied = Applied(state)
         if do in SYSTEM_ACTIONS:
             if action.get("player") is not None:
-                raise refusal(BadAction, "system_action", do=do)
+                raise BadAction("topwords.refusal.system_action", do=do)
             if do == "close_challenge":
                 applied.state = self._close_challenge(state, applied)
             else:
@@ -222,9 +223,9 @@ class TopWords:
             return applied
         player = action.get("player")
         if not isinstance(player, str):
-            raise refusal(BadAction, "needs_player", do=do)
+            raise BadAction("engine.needs_player", action=do)
         if player not in state.players:
-            raise refusal(NotAPlayer, "not_a_player", player=player)
+            raise NotAPlayer("topwords.refusal.not_a_player", player=player)
         if state.phase == "vote" and do != "vote":
             raise _wrong_phase(state)
         applied.state = self._handlers[do](state, player, action, applied)
@@ -416,7 +417,7 @@ class TopWords:
         if s.phase != "play":
             raise _wrong_phase(s)
         if s.current != player:
-            raise refusal(NotYourTurn, "not_your_turn", player=s.current)
+            raise NotYourTurn("topwords.refusal.not_your_turn", player=s.current)
 
     def _place(self, state: State, player: str, action: Action, applied: Applied) -> State:
         self._expect_turn(state, player)
@@ -434,7 +435,9 @@ class TopWords:
             for word in scored.words:
                 valid, reason, spelling = self._judge(s, word.letters)
                 if not valid:
-                    raise RuleBroken("invalid_word", word=word.letters, reason=reason)
+                    raise RuleBroken(
+                        "topwords.rule.invalid_word", word=word.letters, reason=said_reason(reason)
+                    )
                 spellings[word.letters] = spelling
         return scored, spellings
 
@@ -442,7 +445,7 @@ class TopWords:
         """Every rule but the dictionary; raise RuleBroken naming the first one broken."""
         missing = multiset_missing(s.racks[player], [letter for _, _, letter in tiles])
         if missing:
-            raise RuleBroken("not_on_rack", letters=", ".join(missing))
+            raise RuleBroken("topwords.rule.not_on_rack", letters=", ".join(missing))
         return score_placement(s.board, tiles)
 
     def _invalid_words(self, s: State, scored: Scored) -> list[tuple[str, str | None]]:
@@ -535,12 +538,12 @@ class TopWords:
         if swap is not None:
             letter = normalise_letter(swap)
             if letter not in state.racks[player]:
-                raise RuleBroken("not_on_rack", letters=letter)
+                raise RuleBroken("topwords.rule.not_on_rack", letters=letter)
             if not state.bag:
-                raise RuleBroken("bag_empty")
+                raise RuleBroken("topwords.rule.bag_empty")
             at = action.get("at", 0)
             if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= len(state.bag):
-                raise refusal(BadAction, "bad_at", size=len(state.bag))
+                raise BadAction("topwords.refusal.bad_at", size=len(state.bag))
         s = fork(state)
         self._settle(s, applied)
         applied.events.append({"type": "passed", "player": player, "swapped": swap is not None})
@@ -559,23 +562,23 @@ class TopWords:
 
     # ------------------------------------------------------------------ challenge mode
 
-    def _challengeable(self, s: State, player: str) -> tuple[str, str] | None:
-        """Why `player` cannot challenge now (English, German), or None when they can."""
+    def _challengeable(self, s: State, player: str) -> str | None:
+        """Why `player` cannot challenge now (a text key), or None when they can."""
         if s.options.mode != "challenge":
-            return "the game is in strict mode, where the dictionary checks every move", "im strengen Modus"
+            return N_("topwords.why.strict_mode")
         if s.phase not in ("play", "final_challenge") or s.pending is None or s.pending["settled"]:
-            return "the last move is already final", "der letzte Zug gilt schon"
+            return N_("topwords.why.move_final")
         if s.pending["player"] == player:
-            return "it is your own move", "es ist dein eigener Zug"
+            return N_("topwords.why.own_move")
         if s.pending["challenged"]:
-            return "it was challenged already", "er wurde schon angezweifelt"
+            return N_("topwords.why.challenged_already")
         return None
 
     def _challenge(self, state: State, player: str, action: Action, applied: Applied) -> State:
         """ "ANZWEIFELN": the dictionary checks the last move; a word it refuses takes the move back."""
         why = self._challengeable(state, player)
         if why is not None:
-            raise RuleBroken("nothing_to_challenge", why=why[0], why_de=why[1])
+            raise RuleBroken("topwords.rule.nothing_to_challenge", why=Text(why))
         assert state.pending is not None
         record = state.history[-1]
         bad = []
@@ -632,7 +635,7 @@ class TopWords:
 
     def _close_challenge(self, state: State, applied: Applied) -> State:
         if state.phase != "final_challenge" or state.ending is None:
-            raise refusal(WrongPhase, "no_window")
+            raise WrongPhase("topwords.refusal.no_window")
         s = fork(state)
         self._end(s, state.ending, applied)
         return s
@@ -653,23 +656,20 @@ class TopWords:
 
     # ------------------------------------------------------------------ disputes (RULES-NOTES: "by vote")
 
-    def _disputable(self, s: State, player: str) -> tuple[str, str] | None:
-        """Why `player` cannot dispute a verdict now without naming tiles (English, German), or None."""
+    def _disputable(self, s: State, player: str) -> str | None:
+        """Why `player` cannot dispute a verdict now without naming tiles (a text key), or None."""
         if s.phase not in ("play", "final_challenge"):
-            return "no move is waiting", "kein Zug wartet"
+            return N_("topwords.why.no_move_waiting")
         if _restoring(s, player):
             return None
         if s.pending is None or s.pending["settled"]:
-            return "the last move is already final", "der letzte Zug gilt schon"
+            return N_("topwords.why.move_final")
         if s.pending["player"] == player:
-            return "it is your own move", "es ist dein eigener Zug"
+            return N_("topwords.why.own_move")
         if s.options.mode == "strict" and not _voters(s, player, s.pending["player"]):
             # Ruling: the mover never votes on their own move, so with two players nobody is left to vote
             # and the dictionary decides; in strict mode it already allowed every word of the move.
-            return (
-                "nobody else can vote, and the dictionary already allowed the move",
-                "sonst kann niemand abstimmen, und das Wörterbuch hat den Zug schon erlaubt",
-            )
+            return N_("topwords.why.nobody_votes")
         return None
 
     def _dispute(self, state: State, player: str, action: Action, applied: Applied) -> State:
@@ -679,23 +679,18 @@ class TopWords:
             # A move the dictionary refuses, proposed by its player anyway (strict mode).
             self._expect_turn(state, player)
             if state.options.mode != "strict":
-                why = (
-                    "in challenge mode a move is placed unchecked",
-                    "im Anzweifel-Modus wird ungeprüft gesetzt",
-                )
-                raise RuleBroken("nothing_to_dispute", why=why[0], why_de=why[1])
+                raise RuleBroken("topwords.rule.nothing_to_dispute", why=Text("topwords.why.challenge_mode"))
             scored = self._check_placement(state, player, _tiles(action.get("tiles")))
             bad = self._invalid_words(state, scored)
             if not bad:
-                why = ("the dictionary allows every word", "das Wörterbuch erlaubt jedes Wort")
-                raise RuleBroken("nothing_to_dispute", why=why[0], why_de=why[1])
+                raise RuleBroken("topwords.rule.nothing_to_dispute", why=Text("topwords.why.all_allowed"))
             tiles = [[r, c, letter] for r, c, letter in scored.tiles]
             words = [{"word": w, "reason": r} for w, r in bad]
             vote = {"kind": "allow_move", "of": player, "tiles": tiles, "words": words}
         else:
             blocked = self._disputable(state, player)
             if blocked is not None:
-                raise RuleBroken("nothing_to_dispute", why=blocked[0], why_de=blocked[1])
+                raise RuleBroken("topwords.rule.nothing_to_dispute", why=Text(blocked))
             if _restoring(state, player):
                 assert state.taken_back is not None
                 taken = state.taken_back
@@ -705,7 +700,9 @@ class TopWords:
                 named = action.get("word")
                 made = [w["word"] for w in record["words"]]
                 if named is not None and (not isinstance(named, str) or named.upper() not in made):
-                    raise RuleBroken("word_not_in_move", words=", ".join(made), word=str(named).upper())
+                    raise RuleBroken(
+                        "topwords.rule.word_not_in_move", words=", ".join(made), word=str(named).upper()
+                    )
                 word = named.upper() if isinstance(named, str) else made[0]
                 vote = {
                     "kind": "take_back",
@@ -757,16 +754,14 @@ class TopWords:
         vote = state.vote
         if state.phase != "vote" or vote is None:
             if asked is not None:
-                raise refusal(StaleAction, "vote_closed", asked=asked)
+                raise StaleAction("topwords.refusal.vote_closed", asked=asked)
             raise _wrong_phase(state)
         accept = action.get("accept")
         if not isinstance(accept, bool):
-            raise refusal(BadAction, "bad_accept")
+            raise BadAction("topwords.refusal.bad_accept")
         if player not in vote["voters"]:
-            why = ("you raised it", "du hast sie angestoßen")
-            if player != vote["by"]:
-                why = ("it is your own move", "es ist dein eigener Zug")
-            raise RuleBroken("not_a_voter", why=why[0], why_de=why[1])
+            why = N_("topwords.why.you_raised_it") if player == vote["by"] else N_("topwords.why.own_move")
+            raise RuleBroken("topwords.rule.not_a_voter", why=Text(why))
         ballots = cast(vote["voters"], vote["votes"], player, accept)
         s = fork(state)
         s.vote = {**vote, "votes": ballots}
@@ -777,7 +772,7 @@ class TopWords:
 
     def _close_vote(self, state: State, applied: Applied) -> State:
         if state.phase != "vote" or state.vote is None:
-            raise refusal(WrongPhase, "no_vote")
+            raise WrongPhase("topwords.refusal.no_vote")
         s = fork(state)
         self._decide(s, applied)
         return s
@@ -911,10 +906,12 @@ def _rack_event(s: State, player: str, *, drawn: str = "", returned: str = "") -
 
 
 def _wrong_phase(s: State) -> GameError:
-    key = {"vote": "phase_vote", "final_challenge": "phase_final", "over": "game_over"}.get(
-        s.phase, "phase_other"
-    )
-    return refusal(WrongPhase, key)
+    key = {
+        "vote": N_("topwords.refusal.phase_vote"),
+        "final_challenge": N_("topwords.refusal.phase_final"),
+        "over": N_("engine.game_over"),
+    }.get(s.phase, N_("topwords.refusal.phase_other"))
+    return WrongPhase(key)
 
 
 def _start_draw(players: list[str], rng: random.Random) -> tuple[list[dict[str, str]], str]:
@@ -933,13 +930,13 @@ def _start_draw(players: list[str], rng: random.Random) -> tuple[list[dict[str, 
 
 def _list(value: object, what: str) -> list[Any]:
     if not isinstance(value, list):
-        raise refusal(BadAction, "not_a_list", what=what)
+        raise BadAction("topwords.refusal.not_a_list", what=what)
     return value
 
 
 def _int(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise refusal(BadAction, "not_a_number", what=what)
+        raise BadAction("topwords.refusal.not_a_number", what=what)
     return value
 
 
@@ -948,7 +945,7 @@ def _tiles(value: object) -> list[Tile]:
     tiles: list[Tile] = []
     for entry in _list(value, "tiles"):
         if type(entry) not in (list, tuple) or len(entry) != 3:
-            raise refusal(BadAction, "bad_tile")
+            raise BadAction("topwords.refusal.bad_tile")
         row, col, letter = entry
         if type(row) is not int or type(col) is not int:  # bool is no number either
             row, col = _int(row, "row"), _int(col, "col")

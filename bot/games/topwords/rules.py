@@ -57,7 +57,7 @@ def tile_count(board: Iterable[str]) -> int:
 def normalise_letter(letter: object) -> str:
     """One tile letter in capitals; anything else breaks the rule on tiles."""
     if not isinstance(letter, str) or len(letter) != 1 or letter.upper() not in LETTERS:
-        raise RuleBroken("not_a_letter", letter=repr(letter))
+        raise RuleBroken("topwords.rule.not_a_letter", letter=repr(letter))
     return letter.upper()
 
 
@@ -119,14 +119,14 @@ def score_placement(board: Board, tiles: Sequence[Tile]) -> Scored:
     indexed row * SIZE + col here: this runs for every placement tried, legal or not.
     """
     if not tiles:
-        raise RuleBroken("no_tiles")
+        raise RuleBroken("topwords.rule.no_tiles")
     new: dict[int, str] = {}
     for row, col, letter in tiles:
         if not (0 <= row < SIZE and 0 <= col < SIZE):
-            raise RuleBroken("off_board", square=f"({row}, {col})")
+            raise RuleBroken("topwords.rule.off_board", square=f"({row}, {col})")
         if row * SIZE + col in new:
             # "One tile per square per move" (RULES-NOTES): a move cannot build a stack of two at once.
-            raise RuleBroken("square_twice", square=square_name(row, col))
+            raise RuleBroken("topwords.rule.square_twice", square=square_name(row, col))
         new[row * SIZE + col] = letter
     squares = sorted(new)
     first, last = squares[0], squares[-1]
@@ -136,34 +136,38 @@ def score_placement(board: Board, tiles: Sequence[Tile]) -> Scored:
         down = not across and all(square % SIZE == first % SIZE for square in squares)
         # "Wörter können nur in gerader Linie gebildet werden - senkrecht oder horizontal - niemals diagonal!"
         if not (across or down):
-            raise RuleBroken("not_in_line")
+            raise RuleBroken("topwords.rule.not_in_line")
     for square, letter in new.items():
         stack = board[square]
         if len(stack) >= MAX_HEIGHT:
-            raise RuleBroken("stack_too_high", square=square_name(*divmod(square, SIZE)), height=len(stack))
+            raise RuleBroken(
+                "topwords.rule.stack_too_high", square=square_name(*divmod(square, SIZE)), height=len(stack)
+            )
         if stack and stack[-1] == letter:
             # "Es dürfen niemals 2 gleiche Buchstaben aufeinander gesetzt werden."
-            raise RuleBroken("same_letter", square=square_name(*divmod(square, SIZE)), letter=letter)
+            raise RuleBroken(
+                "topwords.rule.same_letter", square=square_name(*divmod(square, SIZE)), letter=letter
+            )
     step = 1 if across else SIZE
     # The line and the tiles already there must make one unbroken word: no empty square between new tiles.
     if last - first >= len(squares) * step:
         for square in range(first, last, step):
             if square not in new and not board[square]:
-                raise RuleBroken("gap", square=square_name(*divmod(square, SIZE)))
+                raise RuleBroken("topwords.rule.gap", square=square_name(*divmod(square, SIZE)))
     if not any(board):
         # First move: "Mindestens ein Buchstabe muss auf einem der vier zentralen Felder liegen."
         if not any(divmod(square, SIZE) in CENTRE for square in squares):
-            raise RuleBroken("not_centre")
+            raise RuleBroken("topwords.rule.not_centre")
     else:
         for square in squares:
             if _touches(board, square):
                 break
         else:
             # Later moves join the tiles there: next to one (Abb. 1) or stacked on one (Abb. 3).
-            raise RuleBroken("not_connected")
+            raise RuleBroken("topwords.rule.not_connected")
     words = _words(board, new, squares, across, down)
     if not words:
-        raise RuleBroken("too_short")
+        raise RuleBroken("topwords.rule.too_short")
     # RULES-NOTES (example 6): a move's word points double only when every square of every word is flat;
     # the first move is always flat ("Der Startspieler erhält automatisch diesen Bonus").
     points = 0

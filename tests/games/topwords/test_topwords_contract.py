@@ -65,7 +65,7 @@ def test_validate_options_fills_the_defaults():
 def test_bad_options_are_refused_in_both_languages(options: dict[str, Any]):
     with pytest.raises(BadAction) as refused:
         TopWords(StubWords()).validate_options(options)
-    assert refused.value.message_de != refused.value.message
+    assert refused.value.text("de") != refused.value.message
 
 
 def test_new_game_takes_its_options_from_validate_options():

@@ -77,7 +77,7 @@ def test_never_the_same_letter_on_the_same_letter():
     error = table.refuses(IllegalMove, "place", "bob", tiles=[[4, 3, "I"]])
     assert error.code == "same_letter"
     assert "I on I at D5" in error.message
-    assert "Niemals 2 gleiche Buchstaben aufeinander" in error.message_de
+    assert "Niemals 2 gleiche Buchstaben aufeinander" in error.text("de")
     table.place("bob", [[4, 3, "E"]])  # a different letter stacks: SEEB is no word, but words are off here
 
 

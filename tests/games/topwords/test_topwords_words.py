@@ -17,7 +17,7 @@ def test_strict_mode_refuses_an_unknown_word_and_names_it():
     error = table.refuses(IllegalMove, "place", "bob", tiles=EXAMPLES[0])
     assert error.code == "invalid_word"
     assert error.message == "BAUM is not allowed: a proper noun."
-    assert "Eigenname" in error.message_de
+    assert "Eigenname" in error.text("de")
     assert "BAUM" in words.checked
 
 
