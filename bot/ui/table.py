@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -135,6 +135,7 @@ class TableCog(commands.Cog):
     def __init__(self, bot: TopBot) -> None:
         self.bot = bot
         self._redraws: dict[int, _Redraw] = {}
+        self._tasks: set[asyncio.Future[None]] = set()  # redraws under way that nobody awaits
         game = self.game_name
         components.register(game, "join", self._join)
         components.register(game, "leave", self._leave)
@@ -278,8 +279,17 @@ class TableCog(commands.Cog):
                 await acknowledge()
             elif not private:
                 await interaction.response.defer()
-        await self.refresh(session_id, result.events)
+        if private:
+            # The user's private answer comes first; the table (a picture may take a moment) follows.
+            self._background(self.refresh(session_id, result.events))
+        else:
+            await self.refresh(session_id, result.events)
         return result
+
+    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def refresh(self, session_id: int, events: list[Event]) -> None:
         """Redraw the table with these events; returns once a redraw that includes them is done.
