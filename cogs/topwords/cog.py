@@ -212,7 +212,7 @@ class TopWordsCog(TableCog, name="TopWords"):
         tw_lang = lang_of(lang)
         closes = self.bot.sessions.deadline(record, "vote") or self.bot.sessions.deadline(record, "final")
         embed = table.table_embed(record, view, events, tw_lang, closes=closes)
-        items = [item for item in table.table_items(record.id, view, tw_lang)]
+        items = table.table_items(record.id, view, tw_lang)
         names = {player: record.name(player) for player in view["players"]}
         png = await asyncio.to_thread(render_board, view, names=names, lang=tw_lang)
         return Table(embed, items, table.board_file(png, tw_lang))
