@@ -212,14 +212,7 @@ class TableCog(commands.Cog):
         assert interaction.channel_id is not None
         record = await self.bot.sessions.open_in_channel(interaction.channel_id)
         if record is None or record.game != self.game_name:
-            raise BadAction(
-                t(
-                    "ui.no_game",
-                    self.user_lang(interaction),
-                    game=self.title,
-                    command=f"/{self.group.name} new",
-                )
-            )
+            raise BadAction("ui.no_game", game=self.title, command=f"/{self.group.name} new")
         return record
 
     async def seated(self, interaction: discord.Interaction[Any], session_id: int) -> SessionRecord:
