@@ -73,14 +73,14 @@ class Tables:
         self.channel += 1
         m = self.manager
         if game == "topstop":
-            lobby = await m.open_lobby(1, self.channel, "topstop", "p0", {"check_words": False})
+            lobby = await m.open_lobby(self.channel, self.channel, "topstop", "p0", {"check_words": False})
             await m.join(lobby.id, "p1")
             await m.start_game(lobby.id, "p0")
             await m.act(lobby.id, "p0", {"do": "spin", "letter": "B"})
             await m.act(lobby.id, "p1", {"do": "spin", "letter": "C"})
             await m.act(lobby.id, "p0", {"do": "spin", "letter": "P"})
         else:
-            lobby = await m.open_lobby(1, self.channel, "topwords", "p0", {"check_words": False})
+            lobby = await m.open_lobby(self.channel, self.channel, "topwords", "p0", {"check_words": False})
             await m.join(lobby.id, "p1")
             await m.start_game(lobby.id, "p0")
         return lobby.id
