@@ -13,6 +13,7 @@ from discord import app_commands
 
 from bot.engine.errors import BadAction, NotAPlayer, StaleAction
 from bot.engine.game import STALE_MESSAGE, Event
+from bot.i18n import N_, t
 from bot.store import SessionRecord
 from bot.ui import codec, components
 from bot.ui.components import Click
@@ -84,7 +85,11 @@ class TopStopCog(TableCog, name="Top Stop"):
 
     def __init__(self, bot: TopBot) -> None:
         super().__init__(bot)
-        self.drawer = TopStopTable(lambda record, key: self.bot.sessions.deadline(record, key))
+        self.drawer = self.drawing("en")
+
+    def drawing(self, lang: str) -> TopStopTable:
+        """The table's drawer in `lang` (the channel's messages speak the table's language)."""
+        return TopStopTable(lambda record, key: self.bot.sessions.deadline(record, key), lang)
 
     # -- commands ---------------------------------------------------------------------------------------
 
@@ -97,7 +102,7 @@ class TopStopCog(TableCog, name="Top Stop"):
         mode="Base game (the only mode so far)",
     )
     @app_commands.choices(
-        language=[app_commands.Choice(name=n, value=c) for c, n in LANGUAGE_NAMES.items()],
+        language=[app_commands.Choice(name=t(key), value=code) for code, key in LANGUAGE_NAMES.items()],
         mode=[app_commands.Choice(name="Base game", value="base")],
     )
     async def new(
@@ -126,29 +131,28 @@ class TopStopCog(TableCog, name="Top Stop"):
     async def render(
         self, record: SessionRecord, view: dict[str, Any], events: list[Event], lang: str
     ) -> Table:
-        return Table(self.drawer.table_embed(record, view), self.drawer.table_items(record, view))
+        drawer = self.drawing(lang)
+        return Table(drawer.table_embed(record, view), drawer.table_items(record, view))
 
     def retired(
         self, record: SessionRecord, view: dict[str, Any], events: list[Event], lang: str
     ) -> discord.Embed | None:
-        return self.drawer.closing_embed(record, view, events)
+        return self.drawing(lang).closing_embed(record, view, events)
 
     def offers_panel(self, view: dict[str, Any]) -> bool:
         return bool(view["phase"] == "writing")  # a player's words are secret only while writing
 
     def panel_text(self, lang: str) -> str:
-        return {"fr": "Mes mots", "de": "Meine Wörter"}.get(lang, "My words")
+        return t("topstop.button.mine", lang)
 
     async def private_panel(self, record: SessionRecord, view: dict[str, Any], lang: str) -> str:
         current = view.get("round") or {}
         mine = current.get("your_words")
         if mine is None:
-            return "You have no words in play right now."
-        return (
-            f"Your words (only you see this): **{_words_text(mine)}**"
-            if mine
-            else "You have written no words yet."
-        )
+            return t("topstop.panel.none", lang)
+        if not mine:
+            return t("topstop.panel.empty", lang)
+        return t("topstop.panel.words", lang, words=_words_text(mine))
 
     # -- buttons ------------------------------------------------------------------------------------------
 
@@ -169,12 +173,8 @@ class TopStopCog(TableCog, name="Top Stop"):
         action = {"do": "vote", "accept": click.args.pop("answer") == "yes", **click.args}
         result = await self.act(click.interaction, click.session_id, action)
         closed = any(event.get("type") == "vote_closed" for event in result.events)
-        text = (
-            "Your vote is in, and it closed the vote: the result is on the table."
-            if closed
-            else "Your vote is in; it stays secret until the vote closes."
-        )
-        await click.interaction.followup.send(text, ephemeral=True)
+        said = N_("topstop.vote.cast_closed") if closed else N_("topstop.vote.cast")
+        await click.interaction.followup.send(t(said, self.user_lang(click.interaction)), ephemeral=True)
 
     @button("write", ROUND)
     async def on_write(self, click: Click) -> None:
@@ -183,12 +183,12 @@ class TopStopCog(TableCog, name="Top Stop"):
         view = await self.bot.sessions.view(click.session_id, click.player)
         current = view.get("round") or {}
         if click.player in view["left"]:
-            raise NotAPlayer("You have left this game.")
+            raise NotAPlayer("topstop.has_left")
         check_round(click.args.get("round"), view)
         if view["phase"] != "writing" or click.player not in current.get("players", []):
-            raise BadAction("Writing is not open for you right now.")
+            raise BadAction("topstop.refusal.not_writing")
         if current.get("stopped_by") == click.player:
-            raise BadAction("You called STOP: your list is final.")
+            raise BadAction("topstop.list_final")
         await click.interaction.response.send_modal(
             words_modal(
                 click.session_id,
@@ -196,6 +196,7 @@ class TopStopCog(TableCog, name="Top Stop"):
                 view["options"]["words"],
                 current.get("your_words", []),
                 current["number"],
+                self.user_lang(click.interaction),
             )
         )
 
@@ -208,10 +209,9 @@ class TopStopCog(TableCog, name="Top Stop"):
         mine: list[str] = next(
             (e["words"] for e in result.private_to(click.player) if e.get("type") == "your_words"), []
         )
-        text = f"**{_words_text(mine)}**" if mine else "no words"
-        await click.interaction.followup.send(
-            f"Saved (only you see this): {text}. You can edit them until writing closes.", ephemeral=True
-        )
+        lang = self.user_lang(click.interaction)
+        saved = f"**{_words_text(mine)}**" if mine else t("topstop.saved.none", lang)
+        await click.interaction.followup.send(t("topstop.saved", lang, words=saved), ephemeral=True)
 
     @button("dispute", ROUND)
     async def on_dispute(self, click: Click) -> None:
@@ -220,40 +220,39 @@ class TopStopCog(TableCog, name="Top Stop"):
         view = await self.bot.sessions.view(click.session_id, click.player)
         current = view.get("round") or {}
         if click.player in view["left"]:
-            raise NotAPlayer("You have left this game.")
+            raise NotAPlayer("topstop.has_left")
         check_round(click.args.get("round"), view)
         if view["phase"] != "review" or not current.get("lists"):
-            raise BadAction("Words can be disputed only while the round's words are under review.")
+            raise BadAction("topstop.refusal.not_review")
         if current.get("dispute"):
-            raise BadAction("One vote at a time: wait for the current vote to close.")
-        choices = dispute_choices(record, current["lists"])
+            raise BadAction("topstop.one_vote")
+        lang = self.user_lang(click.interaction)
+        choices = dispute_choices(record, current["lists"], lang)
         if not choices:
-            raise BadAction("Every word of this round has already been put to the vote.")
+            raise BadAction("topstop.refusal.all_disputed")
         spec = components.spec(GAME, "pick")
         menus = [
             components.select(
                 spec.encode(click.session_id, round=current["number"], menu=index),
                 choices[start : start + 25],
-                placeholder="Which word should the table judge?",
+                placeholder=t("topstop.dispute.placeholder", lang),
             )
             for index, start in enumerate(range(0, min(len(choices), 25 * DISPUTE_MENUS), 25))
         ]
         await reply_private(
-            click.interaction,
-            "Pick the word to put to the vote. The other players decide by majority; a tie keeps the verdict.",
-            view=components.view_of(*menus),
+            click.interaction, t("topstop.dispute.pick", lang), view=components.view_of(*menus)
         )
 
     @button("pick", ROUND, codec.number("menu", 0, DISPUTE_MENUS - 1, optional=True))
     async def on_pick(self, click: Click) -> None:
         values = click.selected
         if len(values) != 1 or "|" not in values[0]:
-            raise BadAction("Pick one word from the list.")
+            raise BadAction("topstop.refusal.pick_one")
         owner, word = values[0].split("|", 1)
         action: dict[str, Any] = {"do": "dispute", "of": owner, "word": word}
         if "round" in click.args:
             action["round"] = click.args["round"]
-        disputed = f"You disputed **{_shown(word)}**. The vote is open."
+        disputed = t("topstop.dispute.opened", self.user_lang(click.interaction), word=_shown(word))
         await self.act(
             click.interaction,
             click.session_id,
@@ -274,5 +273,9 @@ def check_bounds(**values: int | None) -> None:
     for name, value in values.items():
         low, high = NEW_BOUNDS[name]
         if value is not None and not low <= value <= high:
-            what = "the winning score" if name == "target" else "seconds"
-            raise BadAction(f"{name} is {low} to {high} ({what}); {value} is out of bounds.")
+            key = (
+                N_("topstop.refusal.target_bounds")
+                if name == "target"
+                else N_("topstop.refusal.seconds_bounds")
+            )
+            raise BadAction(key, name=name, low=low, high=high, value=value)

@@ -14,29 +14,35 @@ import discord
 
 from bot.engine.game import Event
 from bot.games.topstop.game import MAX_WORD_LENGTH
+from bot.i18n import N_, t
 from bot.store import SessionRecord
 from bot.ui import components
 from bot.ui.embeds import relative_time
 
 GAME = "topstop"
 COLOUR = discord.Colour.orange()
+# Why a word is crossed out (RULES-NOTES' codes), and how a vote on a word ended: keys of the catalogue.
 REASONS = {
-    "not_a_word": "not in the dictionary",
-    "wrong_letter": "wrong letter",
-    "proper_noun": "proper noun",
-    "abbreviation": "abbreviation",
-    "common": "written by another player too",
-    "duplicate": "used in an earlier round",
-    "variant": "a form of an earlier word of yours",
-    "level": "breaks the Level card",
-    "category": "not in the category",
-    "voted_out": "voted out",
+    "not_a_word": N_("topstop.reason.not_a_word"),
+    "wrong_letter": N_("topstop.reason.wrong_letter"),
+    "proper_noun": N_("topstop.reason.proper_noun"),
+    "abbreviation": N_("topstop.reason.abbreviation"),
+    "common": N_("topstop.reason.common"),
+    "duplicate": N_("topstop.reason.duplicate"),
+    "variant": N_("topstop.reason.variant"),
+    "level": N_("topstop.reason.level"),
+    "category": N_("topstop.reason.category"),
+    "voted_out": N_("topstop.reason.voted_out"),
 }
-LANGUAGE_NAMES = {"en": "English", "fr": "French", "de": "German"}
+LANGUAGE_NAMES = {
+    "en": N_("general.language.en"),
+    "fr": N_("general.language.fr"),
+    "de": N_("general.language.de"),
+}
 VOTE_RESULTS = {
-    "accepted": "counted by vote",
-    "crossed_out": "crossed out by vote",
-    "kept": "no majority, the verdict stays",
+    "accepted": N_("topstop.vote_result.accepted"),
+    "crossed_out": N_("topstop.vote_result.crossed_out"),
+    "kept": N_("topstop.vote_result.kept"),
 }
 EMBED_LIMIT = 6000  # characters in all of a message's embeds
 # Room the review phase needs under the reveal for its Review or Vote field.
@@ -50,12 +56,33 @@ Deadline = Callable[[SessionRecord, str], float | None]
 
 
 class TopStopTable:
-    """Draws the table; `deadline(record, key)` gives a timer's deadline for the countdowns."""
+    """Draws the table in `lang`; `deadline(record, key)` gives a timer's deadline for the countdowns."""
 
     colour = COLOUR
 
-    def __init__(self, deadline: Deadline) -> None:
+    def __init__(self, deadline: Deadline, lang: str = "en") -> None:
         self.deadline = deadline
+        self.lang = lang
+
+    def t(self, key: str, **params: object) -> str:
+        """The text of `key` in the table's language."""
+        return t(key, self.lang, **params)
+
+    def reason(self, code: str | None) -> str:
+        key = REASONS.get(code or "")
+        return t(key, self.lang) if key else str(code or "")
+
+    def vote_result(self, result: str) -> str:
+        key = VOTE_RESULTS[result]
+        return t(key, self.lang)
+
+    def round_title(self, round_info: dict[str, Any]) -> str:
+        """Round n (and its letter once spun); `round_info` is the view's round or a history record."""
+        number = round_info.get("number", round_info.get("round"))
+        letter = round_info.get("letter")
+        if letter:
+            return self.t("topstop.table.round_letter", number=number, letter=letter)
+        return self.t("topstop.table.round", number=number)
 
     def closing_embed(
         self, record: SessionRecord, view: dict[str, Any], events: list[Event]
@@ -67,46 +94,46 @@ class TopStopTable:
         if current is None or "first_spinner" in kinds:
             return self.first_spin_embed(record, view, closed=True)
         if "writing_closed" in kinds:
-            embed = discord.Embed(title=_round_title(history[-1]), colour=self.colour)
-            lines = (
-                [f"🛑 STOP by **{_name(record, history[-1]['stopped_by'])}**."]
-                if history[-1]["stopped_by"]
-                else []
-            )
-            lines.append("Writing is closed: the words are revealed below.")
+            embed = discord.Embed(title=self.round_title(history[-1]), colour=self.colour)
+            stopper = history[-1]["stopped_by"]
+            lines = [self.t("topstop.table.stop_by", name=_name(record, stopper))] if stopper else []
+            lines.append(self.t("topstop.table.writing_closed"))
             embed.description = "\n".join(lines)
             return embed
         if "round_scored" in kinds or (history and history[-1]["round"] == current["number"]):
             return self.reveal_embed(record, history[-1], view)
         # The game ended before this round's words were revealed: they stay secret.
-        embed = discord.Embed(title=_round_title(current), colour=self.colour)
-        embed.description = "The game ended before the words of this round were revealed."
+        embed = discord.Embed(title=self.round_title(current), colour=self.colour)
+        embed.description = self.t("topstop.table.ended_unrevealed")
         return embed
 
     def first_spin_embed(
         self, record: SessionRecord, view: dict[str, Any], *, closed: bool = False
     ) -> discord.Embed:
         """Who spins first: every spin-off so far, then who is still awaited (or who won it)."""
-        embed = discord.Embed(title="Top Stop — who spins first?", colour=self.colour)
-        lines = [] if closed else ["Everyone presses **Spin**: the letter closest to A spins first."]
+        embed = discord.Embed(title=self.t("topstop.table.first_spin_title"), colour=self.colour)
+        lines = [] if closed else [self.t("topstop.table.first_spin_how")]
         for spins, tied in zip(view["first_spins"], view["first_spin_ties"], strict=True):
             line = " · ".join(f"{_name(record, p)} **{letter}**" for p, letter in spins.items())
             if tied:
                 lowest = spins[tied[0]]
-                line += f" — a tie on **{lowest}**: {', '.join(_name(record, p) for p in tied)} spin again."
+                names = ", ".join(_name(record, p) for p in tied)
+                line += self.t("topstop.table.tie_again", letter=lowest, names=names)
             lines.append(line)
         if view["phase"] == "first_spin":
             lines += [
-                f"{_name(record, p)}: **{letter}**" if letter else f"{_name(record, p)}: waiting…"
+                f"{_name(record, p)}: **{letter}**"
+                if letter
+                else self.t("topstop.table.waiting", name=_name(record, p))
                 for p, letter in view["first_spin"].items()
             ]
             deadline = self.deadline(record, "spin")
             if deadline and not closed:
-                lines.append(f"The bot spins for whoever has not {relative_time(deadline)}.")
+                lines.append(self.t("topstop.table.bot_spins_for", when=relative_time(deadline)))
         elif view.get("round"):
-            lines.append(f"**{_name(record, view['round']['spinner'])}** spins first.")
+            lines.append(self.t("topstop.table.spins_first", name=_name(record, view["round"]["spinner"])))
         else:
-            lines.append("The game ended before the first round.")
+            lines.append(self.t("topstop.table.ended_before_first"))
         embed.description = "\n".join(lines)
         return embed
 
@@ -117,36 +144,36 @@ class TopStopTable:
         if phase == "first_spin":
             embed = self.first_spin_embed(record, view)
         elif phase == "spin":
-            embed.title = _round_title(current)
-            tiebreak = " (tiebreak)" if current.get("tiebreak") else ""
-            lines = [f"**{_name(record, current['spinner'])}** spins the letter{tiebreak}."]
+            embed.title = self.round_title(current)
+            spins = (
+                N_("topstop.table.spinner_tiebreak")
+                if current.get("tiebreak")
+                else N_("topstop.table.spinner")
+            )
+            lines = [t(spins, self.lang, name=_name(record, current["spinner"]))]
             if current.get("respun"):
-                lines.append(f"Re-spun by everyone's wish: {', '.join(current['respun'])}.")
+                lines.append(self.t("topstop.table.respun", letters=", ".join(current["respun"])))
             deadline = self.deadline(record, "spin")
             if deadline:
-                lines.append(f"If nobody spins, the bot spins {relative_time(deadline)}.")
+                lines.append(self.t("topstop.table.bot_spins", when=relative_time(deadline)))
             embed.description = "\n".join(lines)
         elif phase == "writing":
-            embed.title = _round_title(current)
+            embed.title = self.round_title(current)
             count = view["options"]["words"]
             deadline = self.deadline(record, "grace") or self.deadline(record, "writing")
-            language = LANGUAGE_NAMES[view["options"]["language"]]
-            lines = [f"Write {count} words starting with **{current['letter']}** ({language})."]
+            language_key = LANGUAGE_NAMES[view["options"]["language"]]
+            language = t(language_key, self.lang)
+            lines = [self.t("topstop.table.write", count=count, letter=current["letter"], language=language)]
             if current.get("stopped_by"):
-                lines.append(f"🛑 **{_name(record, current['stopped_by'])}** called STOP!")
+                lines.append(self.t("topstop.table.called_stop", name=_name(record, current["stopped_by"])))
             if deadline:
-                lines.append(f"Writing closes {relative_time(deadline)}.")
+                lines.append(self.t("topstop.table.writing_closes", when=relative_time(deadline)))
             submitted = current.get("submitted", {})
-            lines.append(
-                "Submitted: "
-                + (
-                    ", ".join(f"{_name(record, p)} ({n})" for p, n in submitted.items())
-                    if submitted
-                    else "nobody yet"
-                )
-            )
+            names = ", ".join(f"{_name(record, p)} ({n})" for p, n in submitted.items())
+            lines.append(self.t("topstop.table.submitted", names=names or self.t("topstop.table.nobody_yet")))
             if current.get("respin_votes"):
-                lines.append(f"Re-spin asked by {len(current['respin_votes'])} of {len(current['players'])}.")
+                asked, seated = len(current["respin_votes"]), len(current["players"])
+                lines.append(self.t("topstop.table.respin_asked", n=asked, total=seated))
             embed.description = "\n".join(lines)
         elif phase == "review":
             embed = self.reveal_embed(record, view["history"][-1], view, room=REVIEW_FIELD_ROOM)
@@ -154,37 +181,38 @@ class TopStopTable:
             if dispute:
                 deadline = self.deadline(record, "vote")
                 verdict = (
-                    "counted" if dispute["valid"] else f"crossed out ({REASONS.get(dispute['reason'], '')})"
+                    self.t("topstop.table.verdict_counted")
+                    if dispute["valid"]
+                    else self.t("topstop.table.verdict_crossed", reason=self.reason(dispute["reason"]))
                 )
-                embed.add_field(
-                    name="🗳️ Vote",
-                    value=(
-                        f"**{_name(record, dispute['by'])}** disputes **{_shown(dispute['word'])}** by "
-                        f"**{_name(record, dispute['of'])}**, now {verdict}. Should it count? "
-                        f"{len(dispute['voted'])}/{len(dispute['voters'])} voted"
-                        + (f"; closes {relative_time(deadline)}." if deadline else ".")
-                    )[:1024],
-                    inline=False,
+                question = self.t(
+                    "topstop.table.dispute",
+                    by=_name(record, dispute["by"]),
+                    word=_shown(dispute["word"]),
+                    of=_name(record, dispute["of"]),
+                    verdict=verdict,
+                    voted=len(dispute["voted"]),
+                    voters=len(dispute["voters"]),
+                    closes=self.t("topstop.table.vote_closes", when=relative_time(deadline))
+                    if deadline
+                    else ".",
                 )
+                embed.add_field(name=self.t("topstop.table.vote"), value=question[:1024], inline=False)
             else:
                 deadline = self.deadline(record, "review")
-                embed.add_field(
-                    name="Review",
-                    value="Think a verdict is wrong? Press **Dispute a word**."
-                    + (f" Scoring {relative_time(deadline)}." if deadline else ""),
-                    inline=False,
-                )
+                review = self.t("topstop.table.review_how")
+                if deadline:
+                    review += " " + self.t("topstop.table.scoring", when=relative_time(deadline))
+                embed.add_field(name=self.t("topstop.table.review"), value=review, inline=False)
         else:
-            embed.title = "Top Stop — game over"
-            winners = ", ".join(f"**{_name(record, w)}**" for w in view["winners"]) or "nobody"
-            embed.description = f"🏆 {winners} win{'s' if len(view['winners']) == 1 else ''}!"
+            embed.title = self.t("topstop.table.over_title")
+            winners = ", ".join(f"**{_name(record, w)}**" for w in view["winners"])
+            key = N_("topstop.table.winner") if len(view["winners"]) == 1 else N_("topstop.table.winners")
+            embed.description = t(key, self.lang, names=winners or self.t("topstop.table.nobody"))
         if phase != "review":
-            embed.add_field(
-                name="Final scores" if phase == "over" else "Scores",
-                value=self._scores(record, view),
-                inline=False,
-            )
-        embed.set_footer(text=f"Target {view['options']['target']} · game #{record.id}")
+            scores = N_("topstop.table.final_scores") if phase == "over" else N_("topstop.table.scores")
+            embed.add_field(name=t(scores, self.lang), value=self._scores(record, view), inline=False)
+        embed.set_footer(text=self.t("topstop.table.footer", target=view["options"]["target"], id=record.id))
         return embed
 
     def reveal_embed(
@@ -204,10 +232,10 @@ class TopStopTable:
     def _reveal(
         self, record: SessionRecord, round_record: dict[str, Any], view: dict[str, Any], clip: int | None
     ) -> discord.Embed:
-        embed = discord.Embed(title=_round_title(round_record), colour=self.colour)
-        lines = ["Tiebreak round."] if round_record.get("tiebreak") else []
+        embed = discord.Embed(title=self.round_title(round_record), colour=self.colour)
+        lines = [self.t("topstop.table.tiebreak_round")] if round_record.get("tiebreak") else []
         if round_record.get("stopped_by"):
-            lines.append(f"🛑 STOP by **{_name(record, round_record['stopped_by'])}**")
+            lines.append(self.t("topstop.table.stop_by", name=_name(record, round_record["stopped_by"])))
         embed.description = "\n".join(lines) or None
         points = round_record.get("points")
         left = set(view.get("left", []))
@@ -219,43 +247,58 @@ class TopStopTable:
             words = [
                 _shown(entry["word"], clip)
                 if entry["valid"]
-                else f"~~{_shown(entry['word'], clip)}~~ *{REASONS.get(entry['reason'], entry['reason'])}*"
+                else f"~~{_shown(entry['word'], clip)}~~ *{self.reason(entry['reason'])}*"
                 for entry in entries
-            ] or ["*(no words)*"]
+            ] or [self.t("topstop.table.no_words")]
             penalty = round_record.get("penalties", {}).get(player, 0)
             if penalty:
-                words.append(f"STOP penalty −{penalty}")
+                words.append(self.t("topstop.table.stop_penalty", n=penalty))
             header = _name(record, player, markdown=False)
             if player in left:
-                header += " (left)"
+                header += " " + self.t("topstop.table.left")
             elif points is not None:
                 header += f" — {points.get(player, 0):+d}"
             else:  # under review: what the list would score now; a vote may still change it
                 header += f" — {sum(1 for e in entries if e['valid']) - penalty:+d}"
             embed.add_field(name=header[:256], value="\n".join(words)[:1024], inline=True)
         votes = [
-            f"**{_shown(d['word'], clip)}** ({_name(record, d['of'])}): {VOTE_RESULTS[d['result']]}, "
-            f"{d['accept']}–{d['reject']}"
+            self.t(
+                "topstop.table.vote_line",
+                word=_shown(d["word"], clip),
+                name=_name(record, d["of"]),
+                result=self.vote_result(d["result"]),
+                accept=d["accept"],
+                reject=d["reject"],
+            )
             for d in round_record.get("disputes", [])
         ]
         if votes:
-            embed.add_field(name="Votes", value=_fit_lines(votes), inline=False)
-        if points is None:
-            embed.add_field(name="Scores before this round", value=self._scores(record, view), inline=False)
-        else:
-            embed.add_field(name="Scores", value=self._scores(record, view), inline=False)
+            embed.add_field(name=self.t("topstop.table.votes"), value=self._fit(votes), inline=False)
+        scores = N_("topstop.table.scores_before") if points is None else N_("topstop.table.scores")
+        embed.add_field(name=t(scores, self.lang), value=self._scores(record, view), inline=False)
         return embed
 
-    @staticmethod
-    def _scores(record: SessionRecord, view: dict[str, Any]) -> str:
+    def _scores(self, record: SessionRecord, view: dict[str, Any]) -> str:
         ordered = sorted(view["scores"].items(), key=lambda item: -item[1])
         left = set(view.get("left", []))
-        return _fit_lines(
+        marked = " " + self.t("topstop.table.left")
+        return self._fit(
             [
-                f"**{score}** {_name(record, player)}" + (" (left)" if player in left else "")
+                f"**{score}** {_name(record, player)}" + (marked if player in left else "")
                 for player, score in ordered
             ]
         )
+
+    def _fit(self, lines: list[str], limit: int = 1024) -> str:
+        """Lines joined for one embed field; those that do not fit are counted instead of cut in half."""
+        kept: list[str] = []
+        for index, line in enumerate(lines):
+            more = self.t("topstop.table.more", n=len(lines) - index)
+            if len("\n".join([*kept, line])) + len(more) + 1 > limit and index < len(lines) - 1:
+                kept.append(more)
+                break
+            kept.append(line)
+        return "\n".join(kept)[:limit]
 
     def table_items(self, record: SessionRecord, view: dict[str, Any]) -> list[discord.ui.Item[Any]]:
         """The buttons the rules open now; each names its round (0: the first spin), a vote button its vote,
@@ -273,22 +316,26 @@ class TopStopTable:
         items: list[discord.ui.Item[Any]] = []
         if phase in ("first_spin", "spin"):
             spin_round = 0 if phase == "first_spin" else number
-            items.append(make("spin", "Spin", discord.ButtonStyle.primary, "🎡", round=spin_round))
+            spin = self.t("topstop.button.spin")
+            items.append(make("spin", spin, discord.ButtonStyle.primary, "🎡", round=spin_round))
         elif phase == "writing":
-            items.append(make("write", "Write my words", discord.ButtonStyle.primary, "✍️", round=number))
+            write = self.t("topstop.button.write")
+            items.append(make("write", write, discord.ButtonStyle.primary, "✍️", round=number))
             if not current.get("stopped_by"):
-                items.append(make("stop", "STOP!", discord.ButtonStyle.danger, "🛑", round=number))
+                stop = self.t("topstop.button.stop")
+                items.append(make("stop", stop, discord.ButtonStyle.danger, "🛑", round=number))
                 # FAQ 2: until someone has words; never after STOP (the rules say when: `offered`).
                 if "respin" in view["offered"]:
-                    items.append(make("respin", "No words? Ask to re-spin", round=number))
+                    items.append(make("respin", self.t("topstop.button.respin"), round=number))
         elif phase == "review":
             dispute = current.get("dispute")
             if dispute:
                 vote = {"round": number, "dispute": dispute["number"]}
-                items.append(make("vote", "It counts", discord.ButtonStyle.success, answer="yes", **vote))
-                items.append(make("vote", "Cross it out", discord.ButtonStyle.danger, answer="no", **vote))
+                counts, cross = self.t("topstop.button.counts"), self.t("topstop.button.cross_out")
+                items.append(make("vote", counts, discord.ButtonStyle.success, answer="yes", **vote))
+                items.append(make("vote", cross, discord.ButtonStyle.danger, answer="no", **vote))
             else:
-                items.append(make("dispute", "Dispute a word", emoji="⚖️", round=number))
+                items.append(make("dispute", self.t("topstop.button.dispute"), emoji="⚖️", round=number))
         return items  # none once the game is over: the buttons go
 
 
@@ -309,27 +356,8 @@ def _words_text(words: list[str]) -> str:
     return ", ".join(_shown(word) for word in words)
 
 
-def _round_title(round_info: dict[str, Any]) -> str:
-    """Round n (and its letter once spun); `round_info` is the view's round or a history record."""
-    number = round_info.get("number", round_info.get("round"))
-    letter = round_info.get("letter")
-    return f"Top Stop — round {number}" + (f": letter {letter}" if letter else "")
-
-
-def _fit_lines(lines: list[str], limit: int = 1024) -> str:
-    """Lines joined for one embed field; those that do not fit are counted instead of cut in half."""
-    kept: list[str] = []
-    for index, line in enumerate(lines):
-        more = f"…and {len(lines) - index} more"
-        if len("\n".join([*kept, line])) + len(more) + 1 > limit and index < len(lines) - 1:
-            kept.append(more)
-            break
-        kept.append(line)
-    return "\n".join(kept)[:limit]
-
-
 def dispute_choices(
-    record: SessionRecord, lists: dict[str, list[dict[str, Any]]]
+    record: SessionRecord, lists: dict[str, list[dict[str, Any]]], lang: str = "en"
 ) -> list[discord.SelectOption]:
     """One option per word open to a dispute, within Discord's limits for an option's value and label.
 
@@ -345,7 +373,10 @@ def dispute_choices(
             if entry["disputed"] or (owner, word) in seen:
                 continue
             seen.add((owner, word))
-            verdict = "✅ counted" if entry["valid"] else f"❌ {REASONS.get(entry['reason'], '')}"
+            if entry["valid"]:
+                verdict = "✅ " + t("topstop.table.verdict_counted", lang)
+            else:
+                verdict = "❌ " + TopStopTable(lambda *_: None, lang).reason(entry["reason"])
             choices.append(
                 discord.SelectOption(
                     label=_clipped(f"{word} — {record.name(owner)}", OPTION_LABEL_LIMIT),
@@ -361,7 +392,12 @@ def _clipped(text: str, limit: int) -> str:
 
 
 def words_modal(
-    session_id: int, letter: str, count: int, saved: list[str], round_number: int | None = None
+    session_id: int,
+    letter: str,
+    count: int,
+    saved: list[str],
+    round_number: int | None = None,
+    lang: str = "en",
 ) -> discord.ui.Modal:
     """Up to five inputs for the round's words, prefilled with what the player saved before.
 
@@ -370,9 +406,9 @@ def words_modal(
     """
     inputs: list[discord.ui.TextInput[Any]] = [
         discord.ui.TextInput(
-            label=f"Word {index + 1}",
+            label=t("topstop.modal.word", lang, n=index + 1),
             custom_id=f"word{index + 1}",
-            placeholder=f"a word starting with {letter}",
+            placeholder=t("topstop.modal.placeholder", lang, letter=letter),
             default=saved[index] if index < len(saved) else None,
             required=False,
             max_length=MAX_WORD_LENGTH,
@@ -380,4 +416,4 @@ def words_modal(
         for index in range(min(count, 5))
     ]
     custom_id = components.spec(GAME, "words", modal=True).encode(session_id, round=round_number)
-    return components.modal(custom_id, f"Your words on {letter}", inputs)
+    return components.modal(custom_id, t("topstop.modal.title", lang, letter=letter), inputs)

@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from bot.i18n import t
+
 from .conftest import requires_product, shared_words
 from .driver import Message, Player, Reply, Table
 from .fake_discord import FakeDiscord
@@ -98,11 +100,23 @@ def field_of(message: Message, name: str) -> str:
 class Game:
     """One Top Stop game at the table: the people, its table message, and (in process) its timers."""
 
-    def __init__(self, table: Table, players: list[Player], bot: Any = None) -> None:
+    def __init__(self, table: Table, players: list[Player], bot: Any = None, lang: str = "en") -> None:
         self.table = table
         self.players = players
         self.bot = bot
         self.sid = 0
+        self.lang = lang  # the table's language: labels and texts are looked up in the catalogue
+
+    def text(self, key: str, **params: Any) -> str:
+        return t(key, self.lang, **params)
+
+    def pattern(self, key: str, **groups: str) -> re.Pattern[str]:
+        """A regular expression for the catalogue text `key`, each named parameter a capturing group."""
+        marked = self.text(key, **{name: f"\x00{name}\x00" for name in groups})
+        regex = re.escape(marked)
+        for name, group in groups.items():
+            regex = regex.replace(re.escape(f"\x00{name}\x00"), group)
+        return re.compile(regex)
 
     @classmethod
     async def open(cls, table: Table, names: list[str], bot: Any = None, **options: Any) -> Game:
@@ -124,19 +138,21 @@ class Game:
 
     async def first_spin(self) -> Message:
         """Everyone still waiting presses Spin (tied players again) until round one's table appears."""
-        first = await self.table.wait_for_message(
-            lambda m: "who spins first?" in m.text, what="the first spin"
-        )
+        title = self.text("topstop.table.first_spin_title")
+        first = await self.table.wait_for_message(lambda m: title in m.text, what="the first spin")
+        waiting_for = self.pattern("topstop.table.waiting", name=r"(\w+)")
+        spin = self.text("topstop.button.spin")
         for _ in range(10):
-            waiting = re.findall(r"(\w+): waiting…", first.text)
+            waiting = waiting_for.findall(first.text)
             if not waiting:
                 break
             spun = changed(first)
-            await self.named(waiting[0]).click(first, "Spin")
+            await self.named(waiting[0]).click(first, spin)
             # The letter (or the close, when this spin settles it) may be drawn after the answer.
             await self.until(spun, f"{waiting[0]}'s spin on the table")
+        round_one = self.text("topstop.table.round", number=1)
         board = await self.table.wait_for_message(
-            lambda m: "round 1" in m.text and m.button_labels == ["Spin"], what="round one's table"
+            lambda m: round_one in m.text and m.button_labels == [spin], what="round one's table"
         )
         assert first.buttons == []  # closed before the next one was posted
         return board
@@ -147,18 +163,20 @@ class Game:
 
     async def spin(self, message: Message) -> str:
         """The round's spinner presses Spin: the letter is everyone's, writing is open."""
-        spinner = self.named(SPINNER.findall(message.text)[0])
-        spun = await spinner.click(message, "Spin")
+        spinners = self.pattern("topstop.table.spinner", name=r"(\w+)").findall(message.text)
+        spinner = self.named((spinners or SPINNER.findall(message.text))[0])
+        spun = await spinner.click(message, self.text("topstop.button.spin"))
         # Acknowledged at once; the table message itself is edited right after (redraws are coalesced).
         assert spun.kind == "deferred update" and spun.message is not None and spun.message.id == message.id
-        await self.until(lambda: bool(LETTER.findall(message.text)), "the letter on the table")
-        letters: list[str] = LETTER.findall(message.text)
+        letter = self.pattern("topstop.table.round_letter", number=r"\d+", letter="([A-Z])")
+        await self.until(lambda: bool(letter.findall(message.text)), "the letter on the table")
+        letters: list[str] = letter.findall(message.text)
         assert len(letters) == 1, message.text
         return letters[0]
 
     async def write(self, player: Player, message: Message, words: list[str]) -> Reply:
         """Opens "Write my words" and fills the first fields with `words`, the rest blank."""
-        opened = await player.click(message, "Write my words")
+        opened = await player.click(message, self.text("topstop.button.write"))
         assert opened.kind == "modal", opened
         values = {f"word{i}": words[i - 1] if i <= len(words) else "" for i in range(1, 6)}
         return await player.submit_modal(values)
@@ -224,6 +242,7 @@ async def test_three_players_play_two_rounds_with_a_duplicate_disputes_and_votes
     saved = await game.write(alice, board, [mine[0], nonsense])
     assert saved.kind == "deferred update"
     await game.until(lambda: "Alice (2)" in board.text, "Alice's count on the table")
+    await game.until(lambda: bool(saved.followups), "Alice's private confirmation")
     [confirmation] = saved.followups
     assert confirmation.ephemeral and confirmation.id in {m.id for m in alice.ephemerals}
     assert mine[0] in confirmation.text and nonsense in confirmation.text
@@ -584,16 +603,17 @@ async def test_a_new_game_takes_the_servers_language_and_refuses_a_zero_grace(
     by_action = {b["custom_id"].split(":")[2]: b["custom_id"] for b in lobby.buttons}
     await bob.click(lobby, by_action["join"])  # the lobby speaks French: clicked by custom_id
     await alice.click(lobby, by_action["start"])
-    game = Game(table, [alice, bob], product_bot)
-    first = await table.wait_for_message(lambda m: "who spins first?" in m.text, what="the first spin")
-    game.sid = int(re.findall(r"game #(\d+)", first.text)[0])
+    game = Game(table, [alice, bob], product_bot, lang="fr")  # the table speaks the game's language
+    title = game.text("topstop.table.first_spin_title")
+    first = await table.wait_for_message(lambda m: title in m.text, what="the first spin")
+    game.sid = int(re.findall(r"n° (\d+)", first.text)[0])
     board = await game.first_spin()
     rig_next_spin(product_bot, monkeypatch, "P")
     assert await game.spin(board) == "P"
-    assert "Write 5 words starting with **P** (French)." in board.text
+    assert "Écrivez 5 mots commençant par **P** (français)." in board.text
     await game.write(alice, board, ["pomme", "poire"])
     await game.write(bob, board, ["pencil", "pillow"])  # English words
     await game.timer("writing")
     reveal = table.last_message
     assert field_of(reveal, "Alice").startswith("Alice — +2\npomme\npoire")
-    assert "~~pencil~~ *not in the dictionary*" in field_of(reveal, "Bob")
+    assert "~~pencil~~ *absent du dictionnaire*" in field_of(reveal, "Bob")  # said in the table's language
