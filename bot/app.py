@@ -93,9 +93,7 @@ class TopBot(commands.Bot):
         self.add_listener(dispatch_interaction, "on_interaction")
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        await self.tree.set_translator(
-            CommandTranslator(getattr(cog, "command_translations", {}) for cog in self.cogs.values())
-        )
+        await self.tree.set_translator(CommandTranslator())
         # Restore after the cogs are loaded, so that a timer already due finds its cog to update the table.
         await self.sessions.start()
         await self.votes.start()

@@ -97,7 +97,7 @@ def bot_translator(bot):
     """The translator as the bot sets it up (bot/app.py)."""
     from bot.ui.translator import CommandTranslator
 
-    return CommandTranslator(getattr(cog, "command_translations", {}) for cog in bot.cogs.values())
+    return CommandTranslator()
 
 
 async def test_every_command_text_is_translated_and_short(bot):
@@ -127,19 +127,6 @@ def _localisable(payload):
         yield from _localisable(option)
         for choice in option.get("choices", []):
             yield choice, "name", "name_localizations"
-
-
-async def test_legacy_translation_tables_are_current(bot):
-    """A cog that still carries its own table ({language: {English: text}}) covers exactly its texts."""
-    for cog in bot.cogs.values():
-        table = getattr(cog, "command_translations", None)
-        if not table:
-            continue
-        texts = command_texts(cog)
-        for language, translations in table.items():
-            assert language in {"de", "fr"}, cog
-            missing, stale = texts - set(translations), set(translations) - texts
-            assert not missing and not stale, (type(cog).__name__, language, missing, stale)
 
 
 async def test_synced_payloads_carry_the_translations(bot):

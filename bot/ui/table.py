@@ -32,6 +32,7 @@ from bot.ui.codec import Arg
 from bot.ui.components import Click
 from bot.ui.embeds import mention, player_list, relative_time
 from bot.ui.replies import NO_MENTIONS, reply_private
+from bot.ui.translator import command_text
 
 if TYPE_CHECKING:
     from bot.app import TopBot
@@ -49,22 +50,10 @@ POST_RETRY_SECONDS = 1.0
 DEFER_AFTER = 1.0  # seconds an action may take before its click is acknowledged ("thinking…")
 # The layer's own event: the game has just started, its table is posted below the closed lobby.
 TABLE_OPENED = "table_opened"
-STATUS = "The game in this channel, with what only you may see"
-LEAVE = "Leave the game in this channel"
-END = "End the game here (host or Manage Server; players ask by vote)"
-# The generated commands' descriptions in the user's Discord language (see bot/ui/translator.py).
-COMMAND_TRANSLATIONS = {
-    "de": {
-        STATUS: "Das Spiel in diesem Kanal, mit dem, was nur du sehen darfst",
-        LEAVE: "Das Spiel in diesem Kanal verlassen",
-        END: "Das Spiel hier beenden (Gastgeber oder Server verwalten; Spieler fragen per Abstimmung)",
-    },
-    "fr": {
-        STATUS: "La partie de ce canal, avec ce que vous seul pouvez voir",
-        LEAVE: "Quitter la partie de ce canal",
-        END: "Terminer la partie (hôte ou Gérer le serveur ; les joueurs demandent par un vote)",
-    },
-}
+# The commands every game gets; their descriptions come from the catalogue.
+STATUS = command_text("ui.cmd.status")
+LEAVE = command_text("ui.cmd.leave")
+END = command_text("ui.cmd.end")
 
 
 @dataclass
@@ -110,7 +99,6 @@ class TableCog(commands.Cog):
     panel_action: ClassVar[str] = "mine"
     panel_emoji: ClassVar[str] = "🂠"
     end_vote_seconds: ClassVar[float] = 60.0
-    command_translations: ClassVar[dict[str, dict[str, str]]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -126,11 +114,6 @@ class TableCog(commands.Cog):
                     group.add_command(
                         app_commands.Command(name=name, description=description, callback=callback)
                     )
-            own = cls.__dict__.get("command_translations", {})
-            cls.command_translations = {
-                lang: {**COMMAND_TRANSLATIONS.get(lang, {}), **own.get(lang, {})}
-                for lang in (own or COMMAND_TRANSLATIONS)
-            }
 
     def __init__(self, bot: TopBot) -> None:
         self.bot = bot

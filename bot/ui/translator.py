@@ -8,14 +8,10 @@ they are what people type and what the help pages name.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-
 import discord
 from discord import app_commands
 
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, keys, language_of, t
-
-Translations = Mapping[str, Mapping[str, str]]
 
 _NAMES = {
     app_commands.TranslationContextLocation.command_name,
@@ -30,26 +26,17 @@ def command_text(key: str) -> app_commands.locale_str:
 
 
 class CommandTranslator(app_commands.Translator):
-    """Reads the catalogue; `tables` ({language: {English: text}}) serve a cog whose texts are not in it."""
+    """Reads the catalogue: by the key a `command_text` carries, else by the English wording."""
 
-    def __init__(self, tables: Iterable[Translations] = ()) -> None:
-        self.tables: dict[str, dict[str, str]] = {}
-        for table in tables:
-            self.add(table)
+    def __init__(self) -> None:
         self.by_english = {t(key): key for key in keys() if ".cmd." in key}
-
-    def add(self, table: Translations) -> None:
-        for language, texts in table.items():
-            self.tables.setdefault(language, {}).update(texts)
 
     def lookup(self, text: str, language: str, key: str | None = None) -> str | None:
         """The text in `language` (fr, de); None where English serves (Discord then shows the default)."""
         if language == DEFAULT_LANGUAGE or language not in LANGUAGES:
             return None
         key = key or self.by_english.get(text)
-        if key is not None:
-            return t(key, language)
-        return self.tables.get(language, {}).get(text)
+        return t(key, language) if key is not None else None
 
     async def translate(
         self,

@@ -19,6 +19,7 @@ from bot.ui import codec, components
 from bot.ui.components import Click
 from bot.ui.replies import reply_private
 from bot.ui.table import Table, TableCog, button
+from bot.ui.translator import command_text
 from cogs.topstop.table import (
     COLOUR,
     GAME,
@@ -34,38 +35,6 @@ from cogs.topstop.table import (
 if TYPE_CHECKING:
     from bot.app import TopBot
 
-COMMAND_TRANSLATIONS: dict[str, dict[str, str]] = {
-    "de": {
-        "Top Stop: the word race": "Top Stop: das Wortrennen",
-        "Open a Top Stop lobby in this channel": "Eine Top-Stop-Lobby in diesem Kanal öffnen",
-        "Language of the words (default: the server's)": "Sprache der Wörter (Standard: die des Servers)",
-        "Winning score (default by player count: 50, 100 or 150)": (
-            "Siegpunktzahl (Standard nach Spielerzahl: 50, 100 oder 150)"
-        ),
-        "Seconds to write before writing closes (default 180)": "Sekunden zum Schreiben (Standard 180)",
-        "Seconds the others get after STOP (default 10)": "Sekunden für die anderen nach STOP (Standard 10)",
-        "Base game (the only mode so far)": "Grundspiel (bisher der einzige Modus)",
-        "Base game": "Grundspiel",
-        "French": "Französisch",
-        "German": "Deutsch",
-    },
-    "fr": {
-        "Top Stop: the word race": "Top Stop : la course aux mots",
-        "Open a Top Stop lobby in this channel": "Ouvrir un salon Top Stop dans ce canal",
-        "Language of the words (default: the server's)": "Langue des mots (par défaut : celle du serveur)",
-        "Winning score (default by player count: 50, 100 or 150)": (
-            "Score gagnant (par défaut selon le nombre de joueurs : 50, 100 ou 150)"
-        ),
-        "Seconds to write before writing closes (default 180)": "Secondes pour écrire (180 par défaut)",
-        "Seconds the others get after STOP (default 10)": "Secondes laissées aux autres après STOP (10 par défaut)",
-        "Base game (the only mode so far)": "Jeu de base (le seul mode pour l'instant)",
-        "Base game": "Jeu de base",
-        "French": "Français",
-        "German": "Allemand",
-    },
-}
-
-
 # Every round-bound button names its round; ids of older messages may lack it (then no stale check).
 ROUND = codec.number("round", optional=True)
 # /topstop new's bounds, checked here too: Discord's client enforces them, a crafted request may not.
@@ -79,9 +48,8 @@ class TopStopCog(TableCog, name="Top Stop"):
     colour = COLOUR
     new_message_events = NEW_MESSAGE_EVENTS
     panel_emoji = "✍️"
-    command_translations = COMMAND_TRANSLATIONS
 
-    group = app_commands.Group(name="topstop", description="Top Stop: the word race", guild_only=True)
+    group = app_commands.Group(name="topstop", description=command_text("topstop.cmd.group"), guild_only=True)
 
     def __init__(self, bot: TopBot) -> None:
         super().__init__(bot)
@@ -93,17 +61,19 @@ class TopStopCog(TableCog, name="Top Stop"):
 
     # -- commands ---------------------------------------------------------------------------------------
 
-    @group.command(name="new", description="Open a Top Stop lobby in this channel")
+    @group.command(name="new", description=command_text("topstop.cmd.new"))
     @app_commands.describe(
-        language="Language of the words (default: the server's)",
-        target="Winning score (default by player count: 50, 100 or 150)",
-        writing_time="Seconds to write before writing closes (default 180)",
-        grace="Seconds the others get after STOP (default 10)",
-        mode="Base game (the only mode so far)",
+        language=command_text("topstop.cmd.new.language"),
+        target=command_text("topstop.cmd.new.target"),
+        writing_time=command_text("topstop.cmd.new.writing_time"),
+        grace=command_text("topstop.cmd.new.grace"),
+        mode=command_text("topstop.cmd.new.mode"),
     )
     @app_commands.choices(
-        language=[app_commands.Choice(name=t(key), value=code) for code, key in LANGUAGE_NAMES.items()],
-        mode=[app_commands.Choice(name="Base game", value="base")],
+        language=[
+            app_commands.Choice(name=command_text(key), value=code) for code, key in LANGUAGE_NAMES.items()
+        ],
+        mode=[app_commands.Choice(name=command_text("topstop.cmd.mode.base"), value="base")],
     )
     async def new(
         self,

@@ -18,6 +18,7 @@ from bot.engine.game import Event
 from bot.engine.sessions import ActResult
 from bot.games.topwords import RuleBroken, parse_square, square_name
 from bot.games.topwords.commands import tiles_for_command
+from bot.i18n import N_, t
 from bot.render.topwords_board import render_board
 from bot.store import SessionRecord
 from bot.ui import codec, components
@@ -27,7 +28,6 @@ from bot.ui.table import Table, TableCog, answer, button
 from cogs.topwords import table
 from cogs.topwords.table import GAME, LETTERS, SQUARE
 from cogs.topwords.texts import (
-    COMMAND_TRANSLATIONS,
     Lang,
     Refusal,
     error_text,
@@ -47,6 +47,7 @@ DIRECTION_CHOICES = [
     app_commands.Choice(name="across → (waagrecht)", value="across"),
     app_commands.Choice(name="down ↓ (senkrecht)", value="down"),
 ]
+MODE_TEXTS = {"strict": N_("topwords.cmd.mode.strict"), "challenge": N_("topwords.cmd.mode.challenge")}
 MOVE = codec.number("move", optional=True)  # the board's number of moves a button was offered on
 
 
@@ -59,12 +60,12 @@ class TopWordsCog(TableCog, name="TopWords"):
     new_message_events = table.NEW_MESSAGE_EVENTS
     panel_action = "rack"
     panel_emoji = "🔤"
-    command_translations = COMMAND_TRANSLATIONS
 
     group = app_commands.Group(name="topwords", description="TopWords: German 3-D Scrabble", guild_only=True)
 
     def describe_options(self, options: dict[str, Any], lang: str) -> str:
-        return next(c.name for c in MODE_CHOICES if c.value == options.get("mode", "strict"))
+        key = MODE_TEXTS.get(options.get("mode", "strict"), MODE_TEXTS["strict"])
+        return t(key, lang)
 
     # -- commands ---------------------------------------------------------------------------------------
 

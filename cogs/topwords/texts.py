@@ -12,7 +12,7 @@ from typing import Literal
 from bot.engine.errors import BadAction, GameError
 from bot.games.topwords.commands import word_tiles
 from bot.games.topwords.rules import SIZE
-from bot.i18n import LANGUAGES, N_, language_of, t
+from bot.i18n import N_, language_of, t
 
 Lang = Literal["en", "fr", "de"]
 PREFIX = "topwords."
@@ -122,10 +122,7 @@ COMMAND_KEYS = (
     N_("topwords.cmd.rack"),
     N_("topwords.cmd.propose_end"),
 )
-# The same as {language: {English text: translation}}, for code that still wants a table.
-COMMAND_TRANSLATIONS: dict[str, dict[str, str]] = {
-    lang: {t(key): t(key, lang) for key in COMMAND_KEYS} for lang in LANGUAGES if lang != "en"
-}
+
 
 _WORD = re.compile(r"[A-Za-zÄÖÜäöüßẞ]+")
 _SWAP = re.compile(r"[A-Za-zÄÖÜäöü]")

@@ -27,10 +27,10 @@ def said_reason(code: str | None) -> Text | str:
     return Text(key) if key else str(code)
 
 
-def reason_text(code: str | None, german: bool = False, lang: str | None = None) -> str:
-    """A short text for a words-service reason code, in `lang` (or German when `german`)."""
+def reason_text(code: str | None, lang: str = "en") -> str:
+    """A short text for a words-service reason code, in `lang`."""
     said = said_reason(code)
-    return said.render(lang or ("de" if german else "en")) if isinstance(said, Text) else said
+    return said.render(lang) if isinstance(said, Text) else said
 
 
 class RuleBroken(IllegalMove):
