@@ -49,7 +49,8 @@ class Outcome:
 
     `winners` may be several (a tie). `lower_is_better` for penalty-point games (Toppo). A cooperative
     game (Top Drop) sets `team_result` ("won" | "lost") and may rate the table's play (`team_rating`):
-    every player then shares the team's result.
+    every player then shares the team's result. Players who `left` the game rank after every player who
+    stayed, whatever their score, and never win.
     """
 
     winners: list[str]
@@ -57,15 +58,13 @@ class Outcome:
     lower_is_better: bool = False
     team_result: str | None = None
     team_rating: int | None = None
+    left: list[str] = field(default_factory=list)
 
     def ranks(self) -> dict[str, int]:
-        """Competition ranking (1, 2, 2, 4) by score in the game's direction."""
+        """Competition ranking (1, 2, 2, 4) by score in the game's direction, those who left last."""
         sign = 1 if self.lower_is_better else -1
-        ordered = sorted(self.scores.values(), key=lambda score: sign * score)
-        return {
-            player: 1 + sum(1 for other in ordered if sign * other < sign * score)
-            for player, score in self.scores.items()
-        }
+        keys = {player: (player in self.left, sign * score) for player, score in self.scores.items()}
+        return {player: 1 + sum(1 for other in keys.values() if other < key) for player, key in keys.items()}
 
     def result_of(self, player: str) -> str:
         """'won' or 'lost' for this player; in a cooperative game, the team's result."""

@@ -75,7 +75,11 @@ class TopWordsCog(TableCog, name="TopWords"):
     async def new(
         self, interaction: discord.Interaction[Any], mode: app_commands.Choice[str] | None = None
     ) -> None:
-        await self.open_lobby(interaction, {"mode": mode.value if mode else "strict"})
+        options: dict[str, Any] = {"mode": mode.value if mode else "strict"}
+        turn_seconds = round(self.bot.settings.topwords_turn_minutes * 60)
+        if turn_seconds:  # the server's turn timer (TOPWORDS_TURN_MINUTES; 0: none)
+            options["turn_seconds"] = turn_seconds
+        await self.open_lobby(interaction, options)
 
     @group.command(
         name="play", description="Place a word as it will read on the board, from a square, across or down"
@@ -212,7 +216,8 @@ class TopWordsCog(TableCog, name="TopWords"):
     ) -> Table:
         tw_lang = lang_of(lang)
         closes = self.bot.sessions.deadline(record, "vote") or self.bot.sessions.deadline(record, "final")
-        embed = table.table_embed(record, view, events, tw_lang, closes=closes)
+        turn_ends = self.bot.sessions.deadline(record, "turn")
+        embed = table.table_embed(record, view, events, tw_lang, closes=closes, turn_ends=turn_ends)
         items = table.table_items(record.id, view, tw_lang)
         names = {player: record.name(player) for player in view["players"]}
         png = await asyncio.to_thread(render_board, view, names=names, lang=tw_lang)

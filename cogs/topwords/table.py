@@ -121,6 +121,14 @@ def news_lines(
             lines.append(text(lang, "news_final", name=name(event["player"]), when=when))
         elif kind == "vote_result" and not (event["kind"] == "end" and event["allowed"]):
             lines.append(_vote_result(lang, event))  # an agreed end is told by game_over
+        elif kind == "player_left":
+            lines.append(text(lang, "news_left", name=name(event["player"])))
+        elif kind == "turn_timed_out":
+            lines.append(text(lang, "news_timed_out", name=name(event["player"])))
+        elif kind == "player_idle_left":
+            lines.append(text(lang, "news_idle_left", name=name(event["player"]), turns=event["turns"]))
+        elif kind == "vote_cancelled":
+            lines.append(text(lang, "news_vote_cancelled"))
         elif kind == "game_over":
             lines += _end_lines(lang, name, view, event)
     return lines
@@ -155,7 +163,8 @@ def _end_lines(lang: Lang, name: Namer, view: View, event: Event) -> list[str]:
     if reason == "out":
         lines = [text(lang, "end_out", name=name(view["history"][-1]["player"]))]
     else:
-        lines = [text(lang, "end_passes" if reason == "passes" else "end_no_words")]
+        ends = {"passes": "end_passes", "players_left": "end_players_left"}
+        lines = [text(lang, ends.get(reason, "end_no_words"))]
     winners = [f"**{name(player)}**" for player in event["winners"]]
     key = "winner" if len(winners) == 1 else "winners"
     lines.append(text(lang, key, names=text(lang, "and").join(winners)))
@@ -197,7 +206,13 @@ def scores_text(lang: Lang, name: Namer, view: View) -> str:
 
 
 def table_embed(
-    record: SessionRecord, view: View, events: Iterable[Event], lang: Lang, *, closes: float | None
+    record: SessionRecord,
+    view: View,
+    events: Iterable[Event],
+    lang: Lang,
+    *,
+    closes: float | None,
+    turn_ends: float | None = None,
 ) -> discord.Embed:
     """The table for everyone: what happened, the last move, an open vote, the scores and the board."""
     name = namer(record)
@@ -209,6 +224,8 @@ def table_embed(
     lines = news_lines(lang, name, view, events, closes)
     if phase == "play":
         lines.append(text(lang, "how_to_play"))
+        if turn_ends:
+            lines.append(text(lang, "turn_closes", when=relative_time(turn_ends)))
     embed = discord.Embed(title=title[:256], description="\n".join(lines)[:4096], colour=COLOUR)
     if view["history"]:
         embed.add_field(

@@ -20,6 +20,12 @@ PREFIX = "topwords."
 # Every key `text()` and `Refusal` are called with, some of them built at run time (f"vote_{kind}"): listed
 # here so that the catalogue's extraction finds them (`text(lang, "played")` says `topwords.played`).
 KEYS = (
+    N_("topwords.news_left"),
+    N_("topwords.news_timed_out"),
+    N_("topwords.news_idle_left"),
+    N_("topwords.news_vote_cancelled"),
+    N_("topwords.end_players_left"),
+    N_("topwords.turn_closes"),
     N_("topwords.no_game"),
     N_("topwords.not_a_player"),
     N_("topwords.not_your_turn"),

@@ -111,3 +111,19 @@ async def test_a_player_asks_to_end_once_per_round_and_few_votes_cannot_end_it(
     assert (await product_bot.sessions.session(game.sid)).status == "active"
     twice = await bob.slash("topstop end")  # the same round: he asked already
     assert twice.ephemeral and "already asked" in twice.text
+
+
+async def test_topwords_leave_ends_a_two_player_game_for_the_one_who_stays(
+    product_bot: Any, table: Table
+) -> None:
+    alice, bob = table.user("alice"), table.user("bob")
+    lobby = (await alice.slash("topwords new")).message
+    assert lobby is not None
+    await bob.click(lobby, "Join")
+    await alice.click(lobby, "Start")
+    await table.wait_for_message(lambda m: "to move" in m.text, what="the first table")
+    left = await bob.slash("topwords leave")
+    assert left.ephemeral and "You left the game." in left.text
+    over = await table.wait_for_message(lambda m: "game over" in m.text, what="the end")
+    assert "**Bob** left the game" in over.text and "Too few players remain." in over.text
+    assert await product_bot.sessions.open_in_channel(table.channel_id) is None

@@ -201,7 +201,7 @@ class TopStop:
     def outcome(self, state: TopStopState) -> Outcome | None:
         if state.phase != OVER:
             return None
-        return Outcome(winners=list(state.winners), scores=dict(state.scores))
+        return Outcome(winners=list(state.winners), scores=dict(state.scores), left=list(state.left))
 
     def timers(self, state: TopStopState) -> list[Timer]:
         opts = state.options

@@ -51,9 +51,13 @@ from bot.games.topwords.state import MODES, Options, State, dump_state, fork, lo
 from bot.i18n import N_, Text
 
 ACTIONS = frozenset(
-    {"place", "pass", "challenge", "dispute", "propose_end", "vote", "close_challenge", "close_vote"}
-)
-SYSTEM_ACTIONS = frozenset({"close_challenge", "close_vote"})
+    {
+        "place", "pass", "challenge", "dispute", "propose_end", "vote", "leave",
+        "close_challenge", "close_vote", "turn_timeout",
+    }
+)  # fmt: skip
+SYSTEM_ACTIONS = frozenset({"close_challenge", "close_vote", "turn_timeout"})
+IDLE_TURNS = 3  # turns in a row passed by the timer before a player is asked to leave
 # legal_actions offers an example placement found with at most this many dictionary checks, or none:
 # the player to move can always pass, so no game waits on the search.
 EXAMPLE_CHECKS = 60
@@ -93,6 +97,7 @@ class TopWords:
         self._verdict = lru_cache(maxsize=VERDICTS_KEPT)(self._ask_dictionary)
         self._handlers: dict[str, Handler] = {
             "place": self._place,
+            "leave": self._leave,
             "pass": self._pass,
             "challenge": self._challenge,
             "dispute": self._dispute,
@@ -118,6 +123,9 @@ class TopWords:
             value = getattr(opts, name)
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise BadAction("topwords.refusal.option_seconds", name=name)
+        turn = opts.turn_seconds
+        if isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
+            raise BadAction("topwords.refusal.turn_seconds")
         if opts.check_words and self.words is None:
             raise BadAction("topwords.refusal.option_words_service")
         return asdict(opts)
@@ -191,8 +199,14 @@ class TopWords:
 
     def resolve_chance(self, state: State, action: Action, rng: random.Random) -> Action:
         """A swap puts the tile back at a random place in the bag (`at`) before the blind draw."""
-        if action.get("do") == "pass" and action.get("swap") is not None and "at" not in action:
+        do = action.get("do")
+        if do == "pass" and action.get("swap") is not None and "at" not in action:
             action = {**action, "at": rng.randint(0, len(state.bag))}
+        elif do in ("leave", "turn_timeout") and "at" not in action:
+            # Where each tile of a leaving player's rack goes back into the bag (a timeout may end in a leave).
+            leaver = action.get("player") if do == "leave" else state.current
+            rack = state.racks.get(leaver, "") if isinstance(leaver, str) else ""
+            action = {**action, "at": [rng.randint(0, len(state.bag) + k) for k in range(len(rack))]}
         return action
 
     def freshness(self, state: State) -> JSON:
@@ -218,6 +232,8 @@ class TopWords:
                 raise BadAction("topwords.refusal.system_action", do=do)
             if do == "close_challenge":
                 applied.state = self._close_challenge(state, applied)
+            elif do == "turn_timeout":
+                applied.state = self._turn_timeout(state, action, applied)
             else:
                 applied.state = self._close_vote(state, applied)
             return applied
@@ -226,9 +242,13 @@ class TopWords:
             raise BadAction("engine.needs_player", action=do)
         if player not in state.players:
             raise NotAPlayer("topwords.refusal.not_a_player", player=player)
-        if state.phase == "vote" and do != "vote":
+        if player in state.left:
+            raise NotAPlayer("topwords.refusal.left")
+        if state.phase == "vote" and do not in ("vote", "leave"):
             raise _wrong_phase(state)
         applied.state = self._handlers[do](state, player, action, applied)
+        if applied.state.idle.get(player):  # the player is back: the timer's count starts again
+            applied.state.idle = {**applied.state.idle, player: 0}
         return applied
 
     def legal_actions(self, state: State, player: str) -> list[Action] | None:
@@ -258,6 +278,8 @@ class TopWords:
             found.append({"do": "propose_end", "player": player})
         if "vote" in kinds:
             found += [{"do": "vote", "player": player, "accept": accept} for accept in (True, False)]
+        if state.phase != "over" and player not in state.left:
+            found.append({"do": "leave", "player": player})
         return found
 
     def table_actions(self, state: State, player: str | None) -> frozenset[str]:
@@ -269,7 +291,7 @@ class TopWords:
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != "over":
             return None
-        return Outcome(winners=_winners(state), scores=dict(state.scores))
+        return Outcome(winners=_winners(state), scores=dict(state.scores), left=list(state.left))
 
     def view_for(self, state: State, player: str | None) -> JSON:
         """The board, scores and history for all; a rack only for its owner; the bag only as a count.
@@ -286,6 +308,8 @@ class TopWords:
             "turn": state.current if state.phase == "play" else None,
             "board": [[stack_at(state.board, r, c) for c in range(SIZE)] for r in range(SIZE)],
             "rack_counts": {p: len(state.racks[p]) for p in state.players},
+            "left": list(state.left),
+            "idle": {p: n for p, n in state.idle.items() if n},
             "bag_count": len(state.bag),
             "scores": dict(state.scores),
             "history": [dict(record) for record in state.history],
@@ -324,6 +348,9 @@ class TopWords:
             return [Timer(f"final:{move}", state.options.challenge_seconds, action)]
         if state.phase == "vote" and state.vote is not None:
             return [Timer(f"vote:{state.vote['id']}", state.options.vote_seconds, {"do": "close_vote"})]
+        if state.phase == "play" and state.options.turn_seconds > 0:
+            timeout: Action = {"do": "turn_timeout", "turn": state.turn_no}
+            return [Timer(f"turn:{state.turn_no}", state.options.turn_seconds, timeout)]
         return []
 
     def dump(self, state: State) -> JSON:
@@ -366,13 +393,15 @@ class TopWords:
             "votes": [dict(v) for v in state.votes],
             "penalties": dict(state.penalties),
             "end_reason": state.end_reason,
+            "left": list(state.left),
+            "idle": dict(state.idle),
         }
 
     # ------------------------------------------------------------------ what is open
 
     def _open(self, s: State, player: str) -> set[str]:
         """The kinds of action `player` may take now (a placement whatever the tiles)."""
-        if s.phase == "over" or player not in s.players:
+        if s.phase == "over" or player not in s.players or player in s.left:
             return set()
         if s.phase == "vote":
             return {"vote"} if s.vote is not None and player in s.vote["voters"] else set()
@@ -509,7 +538,7 @@ class TopWords:
             "spellings": spellings,  # the dictionary's spelling of each word, where it was checked
         }
         s.passes = 0
-        s.turn = (s.turn + 1) % len(s.players)
+        _next_turn(s)
         applied.events.append({"type": "moved", **record, "score": score, "bag_count": len(s.bag)})
         applied.tell(player, _rack_event(s, player, drawn=drawn))
         ending = self._ending(s, player)
@@ -555,9 +584,76 @@ class TopWords:
         s.taken_back = None
         s.passes += 1
         s.passes_log = [*s.passes_log, {"player": player, "after_move": s.moves, "swapped": swap is not None}]
-        s.turn = (s.turn + 1) % len(s.players)
-        if s.passes >= len(s.players):
+        _next_turn(s)
+        if s.passes >= len(s.seated):
             self._end(s, "passes", applied)  # "alle Spieler haben hintereinander einmal gepasst"
+        return s
+
+    # ------------------------------------------------------------------ leaving, and the turn timer
+
+    def _leave(self, state: State, player: str, action: Action, applied: Applied) -> State:
+        """A player leaves (docs/rules/topwords.md): their tiles go back into the bag, their seat is skipped,
+        their last move stays and is final; a vote they raised or that is about their move is dropped; the
+        game goes on while two players remain."""
+        at = action.get("at", [])
+        rack = state.racks[player]
+        if not isinstance(at, list) or len(at) != len(rack):
+            raise BadAction("topwords.refusal.bad_at", size=len(state.bag))
+        bag = state.bag
+        for tile, where in zip(rack, at, strict=True):
+            if isinstance(where, bool) or not isinstance(where, int) or not 0 <= where <= len(bag):
+                raise BadAction("topwords.refusal.bad_at", size=len(bag))
+            bag = bag[:where] + tile + bag[where:]
+        s = fork(state)
+        if s.pending is not None and s.pending["player"] == player:
+            self._settle(s, applied)
+        s.bag, s.racks = bag, {**s.racks, player: ""}
+        s.left = [*s.left, player]
+        s.idle = {p: n for p, n in s.idle.items() if p != player}
+        if s.taken_back is not None and s.taken_back["player"] == player:
+            s.taken_back = None
+        applied.events.append({"type": "player_left", "player": player, "tiles": len(rack)})
+        if s.vote is not None:
+            self._leave_vote(s, player, applied)
+        if s.phase == "over":
+            return s  # the vote they left decided the end
+        if len(s.seated) < 2:
+            self._end(s, "players_left", applied)
+        elif s.phase == "play" and s.current == player:
+            _next_turn(s)
+            if s.passes >= len(s.seated):
+                self._end(s, "passes", applied)
+        return s
+
+    def _leave_vote(self, s: State, player: str, applied: Applied) -> None:
+        """The open vote loses a voter, or its subject: one raised by the leaver or about their move is dropped."""
+        assert s.vote is not None
+        vote = s.vote
+        if player in (vote["by"], vote["of"]):
+            s.vote, s.phase = None, vote["back"]
+            applied.events.append({"type": "vote_cancelled", "id": vote["id"], "player": player})
+            return
+        if player in vote["voters"]:
+            voters = [p for p in vote["voters"] if p != player]
+            ballots = {p: v for p, v in vote["votes"].items() if p != player}
+            s.vote = {**vote, "voters": voters, "votes": ballots}
+            if everyone_voted(voters, ballots):
+                self._decide(s, applied)
+
+    def _turn_timeout(self, state: State, action: Action, applied: Applied) -> State:
+        """The turn timer ran out: the turn is passed for the player; three in a row, and they leave."""
+        if action.get("turn") != state.turn_no:
+            raise StaleAction("engine.stale")  # the player acted, or the turn moved on, before the timer
+        if state.phase != "play":
+            raise _wrong_phase(state)
+        player = state.current
+        s = self._pass(state, player, {"do": "pass"}, applied)
+        applied.events.append({"type": "turn_timed_out", "player": player})
+        idle = s.idle.get(player, 0) + 1
+        s.idle = {**s.idle, player: idle}
+        if idle >= IDLE_TURNS and s.phase != "over":
+            applied.events.append({"type": "player_idle_left", "player": player, "turns": idle})
+            s = self._leave(s, player, {"at": action.get("at", [])}, applied)
         return s
 
     # ------------------------------------------------------------------ challenge mode
@@ -618,6 +714,7 @@ class TopWords:
         s.scores = {**s.scores, player: s.scores[player] - record["points"]}
         s.passes = pending["passes_before"]
         s.turn = s.players.index(player)
+        s.turn_no += 1
         s.pending = None
         s.phase, s.ending = "play", None
         s.taken_back = {"player": player, "tiles": record["tiles"], "words": bad}
@@ -861,8 +958,18 @@ def _restoring(s: State, player: str) -> bool:
 
 
 def _voters(s: State, raised_by: str, mover: str) -> list[str]:
-    """Who votes: every player but the one who raised the question and the one whose move it is."""
-    return [p for p in s.players if p not in (raised_by, mover)]
+    """Who votes: every player still seated but the one who raised the question and the one whose move it is."""
+    return [p for p in s.seated if p not in (raised_by, mover)]
+
+
+def _next_turn(s: State) -> None:
+    """The turn passes to the next seat still in the game."""
+    for step in range(1, len(s.players) + 1):
+        index = (s.turn + step) % len(s.players)
+        if s.players[index] not in s.left:
+            s.turn = index
+            break
+    s.turn_no += 1
 
 
 def _candidates(board: Sequence[str], rack: str) -> Iterator[list[Tile]]:
@@ -891,8 +998,9 @@ def _candidates(board: Sequence[str], rack: str) -> Iterator[list[Tile]]:
 
 
 def _winners(s: State) -> list[str]:
-    best = max(s.scores.values())
-    return [p for p in s.players if s.scores[p] == best]
+    """The most points among the players still seated (one who left cannot win); ties share."""
+    best = max(s.scores[p] for p in s.seated)
+    return [p for p in s.seated if s.scores[p] == best]
 
 
 def _rack_event(s: State, player: str, *, drawn: str = "", returned: str = "") -> Event:

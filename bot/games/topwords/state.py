@@ -20,6 +20,7 @@ class Options:
     check_words: bool = True
     challenge_seconds: int = 30  # challenge mode: the window after a move that would end the game
     vote_seconds: int = 30  # a dispute's vote window (as Top Stop's)
+    turn_seconds: int = 0  # the turn timer: an idle player's turn is passed after it (0: no timer)
 
 
 @dataclass
@@ -52,6 +53,9 @@ class State:
     passes_log: list[dict[str, Any]] = field(default_factory=list)
     challenges: list[dict[str, Any]] = field(default_factory=list)
     votes: list[dict[str, Any]] = field(default_factory=list)
+    left: list[str] = field(default_factory=list)  # players who left, in order; their seats are skipped
+    idle: dict[str, int] = field(default_factory=dict)  # turns passed by the timer in a row, per player
+    turn_no: int = 0  # +1 each time a turn begins: what a turn timer was armed for
 
     @property
     def current(self) -> str:
@@ -60,6 +64,11 @@ class State:
     @property
     def moves(self) -> int:
         return len(self.history)
+
+    @property
+    def seated(self) -> list[str]:
+        """The players still in the game, in seat order."""
+        return [p for p in self.players if p not in self.left] if self.left else self.players
 
 
 def fork(state: State) -> State:

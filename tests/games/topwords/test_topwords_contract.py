@@ -28,7 +28,8 @@ def test_action_names_are_every_action_the_rules_know():
     game = TopWords(None)
     assert isinstance(game.action_names, frozenset)
     assert game.action_names == {
-        "place", "pass", "challenge", "dispute", "propose_end", "vote", "close_challenge", "close_vote",
+        "place", "pass", "challenge", "dispute", "propose_end", "vote", "leave",
+        "close_challenge", "close_vote", "turn_timeout",
     }  # fmt: skip
 
 

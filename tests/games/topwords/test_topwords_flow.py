@@ -188,16 +188,20 @@ def test_apply_never_mutates_the_state():
 
 def test_legal_actions_list_what_each_player_may_do():
     """The mover: a placement (one example), a pass and a pass with each tile to swap; the others may
-    propose to end; someone not playing gets None."""
+    propose to end; anyone seated may leave; someone not playing gets None."""
     table = Table(setup={"first_player": "ann", "racks": {"ann": "SIEBACD"}})
     mine = table.game.legal_actions(table.state, "ann")
     assert mine[0]["do"] == "place" and mine[1:] == [
         {"do": "pass", "player": "ann"},
         *({"do": "pass", "player": "ann", "swap": letter} for letter in "ABCDEIS"),
         {"do": "propose_end", "player": "ann"},
+        {"do": "leave", "player": "ann"},
     ]
     table.do("place", "ann", tiles=mine[0]["tiles"])  # the example is a legal move
-    assert table.game.legal_actions(table.state, "ann") == [{"do": "propose_end", "player": "ann"}]
+    assert table.game.legal_actions(table.state, "ann") == [
+        {"do": "propose_end", "player": "ann"},
+        {"do": "leave", "player": "ann"},
+    ]
     assert table.game.legal_actions(table.state, "zed") is None
     assert table.game.timers(table.state) == []
     assert table.game.outcome(table.state) is None

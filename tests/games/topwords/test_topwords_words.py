@@ -47,8 +47,12 @@ def test_challenge_mode_places_unchecked_until_challenged():
         {"do": "dispute", "player": "bob", "word": "RAT"},
         {"do": "dispute", "player": "bob", "word": "ER"},
         {"do": "propose_end", "player": "bob"},
+        {"do": "leave", "player": "bob"},
     ]
-    assert table.game.legal_actions(table.state, "cat") == [{"do": "propose_end", "player": "cat"}]
+    assert table.game.legal_actions(table.state, "cat") == [
+        {"do": "propose_end", "player": "cat"},
+        {"do": "leave", "player": "cat"},
+    ]
     # ann is to move, and may also challenge first
     assert {"do": "challenge", "player": "ann"} in table.game.legal_actions(table.state, "ann")
 
@@ -200,8 +204,9 @@ def test_no_moves_during_a_vote():
     assert table.game.legal_actions(table.state, "ann") == [
         {"do": "vote", "player": "ann", "accept": True},
         {"do": "vote", "player": "ann", "accept": False},
+        {"do": "leave", "player": "ann"},
     ]
-    assert table.game.legal_actions(table.state, "bob") == []
+    assert table.game.legal_actions(table.state, "bob") == [{"do": "leave", "player": "bob"}]
 
 
 def test_words_on_the_start_move_are_checked_too():
@@ -257,6 +262,7 @@ def test_the_final_window_allows_a_dispute_and_returns_to_it():
     assert table.game.legal_actions(table.state, "bob") == [
         {"do": "challenge", "player": "bob"},
         *({"do": "dispute", "player": "bob", "word": word} for word in made),
+        {"do": "leave", "player": "bob"},
     ]  # the final window: no propose_end, no placement
     table.do("dispute", "bob", word="ER")
     table.refuses(IllegalMove, "vote", "ann", accept=True)  # her own move
