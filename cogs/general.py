@@ -45,6 +45,13 @@ def rules_text(game: str) -> str:
     return text
 
 
+# A short account of each game's rules in the catalogue (every language); the pages themselves are English.
+RULES_SUMMARIES = {
+    "topstop": N_("general.rules.summary.topstop"),
+    "topwords": N_("general.rules.summary.topwords"),
+}
+
+
 def rules_summary(text: str, limit: int = 4000, lang: str = "en") -> str:
     """The start of the rules, cut at a paragraph so that an embed can hold it."""
     if len(text) <= limit:
@@ -86,14 +93,19 @@ class General(commands.Cog):
     async def rules(self, interaction: discord.Interaction[Any], game: app_commands.Choice[str]) -> None:
         lang = language_of(interaction.locale)
         text = rules_text(game.value)
+        summary = RULES_SUMMARIES.get(game.value)
+        # The summary in the reader's language; the full page (English, every ruling) as a file.
+        if summary:
+            attached = t("general.rules.full_attached", lang)
+            description = f"{t(summary, lang)}\n\n{attached}"
+        else:
+            description = rules_summary(text, lang=lang)
         embed = discord.Embed(
             title=t("general.rules.title", lang, game=game.name),
-            description=rules_summary(text, lang=lang),
+            description=description[:4096],
             colour=discord.Colour.blurple(),
         )
-        files = []
-        if len(text) > 4000:
-            files.append(discord.File(io.BytesIO(text.encode()), filename=f"{game.value}-rules.md"))
+        files = [discord.File(io.BytesIO(text.encode()), filename=f"{game.value}-rules.md")]
         await reply_private(interaction, embed=embed, files=files)
 
     @app_commands.command(name="leaderboard", description=command_text("general.cmd.leaderboard"))
