@@ -85,11 +85,11 @@ class LanguageChecker:
         low = w.lower()
         if key(low) in self.lists.abbreviations:
             return Analysis((), ABBREVIATION)
-        if key(low) in self.lists.deny:
-            return Analysis((), PROPER_NOUN)
         # Letters without a vowel are read letter by letter: Pkw, Nr, mph, BMW (interjections are allowed).
+        # Only a string some dictionary knows is an abbreviation; anything else is simply not a word (pxq).
         if not _has_vowel(low) and key(low) not in self.lists.allow:
-            return Analysis((), ABBREVIATION)
+            shouted = w.isupper() and len(w) <= _MAX_SHOUTED_ACRONYM  # PSG, BVB: read as an acronym
+            return Analysis((), ABBREVIATION if shouted or self._known_in_any_case(w, low) else NOT_A_WORD)
         analysis = self._judge(w, low)
         # Typed in capitals and this short, an unknown string is an acronym (EU, BMI, NYPD, CPAM), even
         # where a dictionary knows the letters as a symbol (Eu).
@@ -100,6 +100,13 @@ class LanguageChecker:
 
     def _judge(self, w: str, low: str) -> Analysis:
         raise NotImplementedError
+
+    def _known_in_any_case(self, w: str, low: str) -> bool:
+        """Whether a dictionary or a curated list has these letters in some spelling (mph, Pkw, BMW, Nr.)."""
+        k = key(low)
+        if k in self.dotted or k in self.lists.abbreviations:
+            return True
+        return any(self.speller.check(form) for form in {w, low, low.upper(), capitalised(low)})
 
     def _mixed_case_reason(self, w: str) -> str | None:
         """GmbH, PhD, iPhone typed as stored: abbreviation when short, otherwise a name."""
@@ -128,11 +135,16 @@ class CaseChecker(LanguageChecker):
         k = key(low)
         if k in self.lists.allow:
             return Analysis((low,), None)
+        named = k in self.lists.names or k in self.lists.deny
         if self.speller.check(low):
-            # Lower-case leaks of proper nouns (berlin, japan, john, google; fr: paris, seine).
-            if k in self.lists.names:
+            # Typed lower-case, a lower-case entry is a word in its own right even when it is also a name:
+            # china (porcelain), japan (to lacquer), sally, peter (to peter out): no names list overrides
+            # it. Typed Capitalised, the name on the lists (or the curated deny list) is what is meant.
+            if named and w != low:
                 return Analysis((), PROPER_NOUN)
             return Analysis((low,), None)
+        if k in self.lists.deny:
+            return Analysis((), PROPER_NOUN)
         mixed = self._mixed_case_reason(w)
         if mixed:
             return Analysis((), mixed)
@@ -203,6 +215,8 @@ class GermanChecker(LanguageChecker):
         self._foreign = foreign
 
     def _judge(self, w: str, low: str) -> Analysis:
+        if key(low) in self.lists.deny:
+            return Analysis((), PROPER_NOUN)
         reasons: list[str] = []
         # German capitalises nouns, so a word typed Capitalised means the noun or the name: Google is the
         # company even though "google" is a form of googeln. Lower-case or ALL-CAPS input tries both.

@@ -86,11 +86,32 @@ def test_abbreviations_that_look_like_words(ws: WordService, word: str, lang: st
 
 @pytest.mark.parametrize(
     ("word", "lang"),
-    [("berlin", "en"), ("japan", "en"), ("john", "en"), ("google", "en"), ("paris", "fr"), ("seine", "fr")],
+    [("berlin", "en"), ("japan", "en"), ("china", "en"), ("john", "en"), ("google", "en"), ("sally", "en"),
+     ("peter", "en"), ("paris", "fr"), ("seine", "fr")],
+)  # fmt: skip
+def test_a_common_word_that_is_also_a_name_is_valid_typed_lower_case(
+    ws: WordService, word: str, lang: str
+) -> None:
+    """A lower-case dictionary entry is a word in its own right (china: porcelain, japan: to lacquer, peter: to
+    peter out, paris: bets, seine: a net); typed Capitalised, the name is meant and it is a proper noun."""
+    assert ws.check(word, lang).valid
+    assert ws.check(word.capitalize(), lang).reason == "proper_noun"
+
+
+@pytest.mark.parametrize(("word", "lang"), [("Kiel", "de"), ("Ruhr", "de"), ("NIX", "de"), ("nix", "de")])
+def test_german_common_nouns_that_are_also_places_are_valid(ws: WordService, word: str, lang: str) -> None:
+    """Der Kiel (a ship's keel), die Ruhr (the illness), nix (Duden: nichts)."""
+    assert ws.check(word, lang).valid
+
+
+@pytest.mark.parametrize(
+    ("word", "lang"), [("pxq", "en"), ("cxqzvt", "en"), ("qwrt", "en"), ("oxqzvt", "en")]
 )
-def test_lower_case_leaks_are_closed(ws: WordService, word: str, lang: str) -> None:
-    """Proper nouns the dictionary also holds lower-case (WORDS-FACTS leaks) are proper nouns."""
-    assert ws.check(word, lang).reason == "proper_noun"
+def test_an_unknown_string_is_not_a_word_before_it_is_an_abbreviation(
+    ws: WordService, word: str, lang: str
+) -> None:
+    """RULES-NOTES: not_a_word first; only a known abbreviation is `abbreviation`, vowels or not."""
+    assert ws.check(word, lang).reason == "not_a_word"
 
 
 @pytest.mark.parametrize(
