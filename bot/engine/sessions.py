@@ -268,8 +268,18 @@ class SessionManager:
         interaction_id: str | None = None,
     ) -> ActResult:
         """Apply one action: lock, check, apply, commit in one transaction, then re-arm timers."""
-        async with self._locked(session_id):
-            return await self._act_locked(session_id, player, action, interaction_id)
+        # `_locked` spelled out: this is the hot path, and a generator-based context manager costs more.
+        entry = self._locks.get(session_id)
+        if entry is None:
+            entry = self._locks[session_id] = _Lock()
+        entry.users += 1
+        try:
+            async with entry.lock:
+                return await self._act_locked(session_id, player, action, interaction_id)
+        finally:
+            entry.users -= 1
+            if entry.users == 0:
+                del self._locks[session_id]
 
     async def _act_locked(
         self, session_id: int, player: str | None, action: Action, interaction_id: str | None
