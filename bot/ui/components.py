@@ -29,7 +29,7 @@ ANY_ID = re.compile(r"(?s)(?![0-9a-f]{32}\Z)(?P<id>.{1,100})")
 
 
 class DamagedComponent(BadAction):
-    code = "bad_action"
+    """A custom_id that is not one this bot builds: refused privately, nothing changes."""
 
 
 @dataclass
