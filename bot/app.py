@@ -74,7 +74,8 @@ class TopBot(commands.Bot):
         self._watchdog: monitor.StallWatchdog | None = None
 
     async def setup_hook(self) -> None:
-        self._watchdog = monitor.StallWatchdog(asyncio.get_running_loop())
+        threshold = self.settings.stall_log_ms / 1000
+        self._watchdog = monitor.StallWatchdog(asyncio.get_running_loop(), threshold=threshold)
         self._watchdog.start()
         if not hasattr(self, "store"):
             self.store = await Store.open(self.settings.database_path)

@@ -27,6 +27,7 @@ class Settings:
     application_id: int | None
     max_games_per_server: int = 25
     topwords_turn_minutes: float = 0.0
+    stall_log_ms: float = 100.0
 
     @classmethod
     def from_env(cls, env_file: str | Path | None = ".env") -> Settings:
@@ -49,6 +50,7 @@ class Settings:
             application_id=_optional_int("DISCORD_APPLICATION_ID"),
             max_games_per_server=_positive_int("MAX_GAMES_PER_SERVER", 25),
             topwords_turn_minutes=_minutes_or_off("TOPWORDS_TURN_MINUTES", 10.0),
+            stall_log_ms=_positive_float("STALL_LOG_MS", 100.0),
         )
 
 

@@ -118,6 +118,7 @@ class InteractionRecord:
     followup_ids: list[int] = field(default_factory=list)
     completed: bool = False  # a deferral was followed by an edit or a follow-up
     trigger: InteractionRecord | None = None  # for a modal submission: the interaction that opened it
+    answered_after: float | None = None  # seconds from INTERACTION_CREATE to the bot's first callback
 
     @property
     def acknowledged(self) -> bool:
@@ -987,6 +988,7 @@ class FakeDiscord:
         if rec.acknowledged:
             raise DiscordError(400, 40060, "Interaction has already been acknowledged.", kind="double-ack")
         age = self.clock.now() - rec.created
+        rec.answered_after = age
         if age > ANSWER_DEADLINE:
             raise DiscordError(
                 404,

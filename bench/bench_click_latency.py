@@ -1,0 +1,218 @@
+"""Click to answer: the time from a press to the bot's first answer, against a bare discord.py bot.
+
+Through the project's own loopback Discord (tests/e2e), with the bot in its own process as the e2e tests
+start it and the fake's schema validation off (timing only). The floor is the bare bot of tests/e2e
+(minimal_bot: `/ping` answers at once), measured in the same run, one at a time and 8 at once. Then a
+real Top Stop game of 8 players and a TopWords game: every kind of command and button, one at a time and 8
+at once (refusals included). The answer time is the fake's: from sending INTERACTION_CREATE to the bot's
+first callback (answer, defer or modal). The bot logs every event-loop pause over STALL_LOG_MS, set low here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import sys
+import tempfile
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from functools import partial
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.e2e.driver import Player, Reply, Table  # noqa: E402
+from tests.e2e.fake_discord import FakeDiscord  # noqa: E402
+from tests.e2e.process import BotProcess, wait_for_new_session  # noqa: E402
+
+PLAYERS = 8
+ROUNDS = 3
+TARGET_P50 = 1.5  # × the floor's p50, one at a time
+TARGET_P99 = 2.0  # × the floor's p99 (one at a time; and at 8 at once)
+TARGET_BURST_MS = 50.0
+TARGET_PAUSE_MS = 20.0
+STALL = re.compile(r"the event loop was blocked for (\d+) ms in all")
+
+Samples = dict[str, list[float]]
+
+
+def ms(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+async def timed(samples: Samples, kind: str, action: Awaitable[Reply]) -> Reply:
+    reply = await action
+    after = reply.record.answered_after
+    if after is not None:
+        samples[kind].append(after)
+    return reply
+
+
+async def at_once(samples: Samples, kind: str, actions: list[Callable[[], Awaitable[Reply]]]) -> list[Reply]:
+    return list(await asyncio.gather(*(timed(samples, kind, make()) for make in actions)))
+
+
+async def spawn(fake: FakeDiscord, folder: Path, entry: str, name: str) -> BotProcess:
+    process = BotProcess(fake, workdir=folder, entry=entry, database=folder / f"{name}.db", name=name)
+    os.environ["STALL_LOG_MS"] = "10"  # the bot's own pause log, for the longest pause
+    os.environ["TOPWORDS_TURN_MINUTES"] = "0"
+    await process.start()
+    await wait_for_new_session(fake, process)
+    return process
+
+
+async def floor(fake: FakeDiscord, folder: Path) -> tuple[Samples, Samples]:
+    bot = await spawn(fake, folder, "tests.e2e.minimal_bot:main", "floor")
+    table = Table(fake)
+    players = [table.user(f"p{n}") for n in range(PLAYERS)]
+    one: Samples = defaultdict(list)
+    burst: Samples = defaultdict(list)
+    for _ in range(5):
+        for player in players:
+            await timed(one, "ping", player.slash("ping"))
+        await at_once(burst, "ping", [partial(p.slash, "ping") for p in players])
+    await bot.stop()
+    return one, burst
+
+
+async def top_stop(table: Table, players: list[Player], one: Samples, burst: Samples) -> None:
+    host = players[0]
+    lobby = (await timed(one, "/topstop new", host.slash("topstop new", language="en", target=500))).message
+    assert lobby is not None
+    await at_once(burst, "Join", [partial(p.click, lobby, "Join") for p in players[1:]])
+    await timed(one, "Start", host.click(lobby, "Start"))
+    first = await table.wait_for_message(lambda m: "who spins first?" in m.text, what="the first spin")
+    for _ in range(3):  # tied players spin again
+        waiting = [p for p in players if f"{p.name.capitalize()}: waiting" in first.text]
+        if not waiting:
+            break
+        await at_once(burst, "Spin (first spin)", [partial(p.click, first, "Spin") for p in waiting])
+        await table.settle()
+    for number in range(1, ROUNDS + 1):
+        board = await table.wait_for_message(
+            lambda m, n=number: f"round {n}" in m.text and "Spin" in m.button_labels, what=f"round {number}"
+        )
+        spinner = next(p for p in players if f"**{p.name.capitalize()}** spins the letter" in board.text)
+        others = [p for p in players if p is not spinner]
+        await at_once(burst, "Spin (not yours: refused)", [partial(p.click, board, "Spin") for p in others])
+        await timed(one, "Spin", spinner.click(board, "Spin"))
+        await table.fake.wait_until(
+            lambda b=board: "Write my words" in b.button_labels, within=5, what="writing"
+        )
+        letter = re.findall(r"letter ([A-Z])", board.text)[0].lower()
+        for player in players:  # one at a time: open the form, send it
+            await timed(one, "Write my words (form)", player.click(board, "Write my words"))
+            words = {f"word{i}": f"{letter}{player.name}{number}{i}" for i in range(1, 3)}
+            await timed(one, "Words (form sent)", player.submit_modal(words))
+        await at_once(
+            burst, "Write my words (form)", [partial(p.click, board, "Write my words") for p in players]
+        )
+        await at_once(
+            burst, "Words (form sent)", [partial(p.submit_modal, {"word1": f"{letter}x"}) for p in players]
+        )
+        await at_once(burst, "My words", [partial(p.click, board, "My words") for p in players])
+        for player in players:
+            await timed(one, "My words", player.click(board, "My words"))
+        await at_once(burst, "/topstop status", [partial(p.slash, "topstop status") for p in players])
+        for player in players:
+            await timed(one, "/topstop status", player.slash("topstop status"))
+        await at_once(burst, "STOP!", [partial(p.click, board, "STOP!") for p in players])  # one wins
+        await table.wait_for_message(
+            lambda m: "Dispute a word" in m.button_labels, within=30, what="the reveal (grace)"
+        )
+        reveal = table.last_message
+        disputes = await at_once(
+            burst, "Dispute a word", [partial(p.click, reveal, "Dispute a word") for p in players]
+        )
+        del disputes
+        await table.wait_for_message(
+            lambda m, n=number: f"round {n + 1}" in m.text, within=90, what="the next round (review)"
+        )
+
+
+async def topwords(table: Table, one: Samples) -> None:
+    """Two players in the other channel: the commands one at a time (a refusal included)."""
+    alice, bob = table.user("alice"), table.user("bob")
+    lobby = (await timed(one, "/topwords new", alice.slash("topwords new"))).message
+    assert lobby is not None
+    await timed(one, "Join", bob.click(lobby, "Join"))
+    await timed(one, "Start", alice.click(lobby, "Start"))
+    await table.wait_for_message(
+        lambda m: any(a["filename"] == "board.png" for a in m.attachments), what="the TopWords table"
+    )
+    await timed(one, "/topwords rack", alice.slash("topwords rack"))
+    await timed(one, "/topwords status", bob.slash("topwords status"))
+    await timed(one, "/topwords pass", alice.slash("topwords pass"))
+    await timed(one, "/topwords pass (refused: not your turn)", alice.slash("topwords pass"))
+    await timed(one, "/topwords pass", bob.slash("topwords pass"))
+
+
+async def run() -> bool:
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        fake = FakeDiscord(None)  # no schema validation: timing only
+        await fake.start()
+        try:
+            floor_one, floor_burst = await floor(fake, folder)
+            bot = await spawn(fake, folder, "bot.__main__:main", "product")
+            one: Samples = defaultdict(list)
+            burst: Samples = defaultdict(list)
+            table = Table(fake)
+            players = [table.user(f"p{n}") for n in range(PLAYERS)]
+            await top_stop(table, players, one, burst)
+            await topwords(Table(fake, channel="games"), one)
+            await bot.stop()
+            # Pauses during play: after the bot synced its commands (start-up imports come before).
+            full = bot.log_text()
+            ready = max(full.find("synced"), full.find("command tree unchanged"))
+            log = full[ready:] if ready >= 0 else full
+            pauses = [int(found) for found in STALL.findall(log)]
+            where = log.find("the event loop has been blocked")
+            if where >= 0:  # what ran during the first pause, as the bot logged it
+                print("\n".join(log[where:].splitlines()[:14]))
+        finally:
+            await fake.close()
+    return report(floor_one["ping"], floor_burst["ping"], one, burst, pauses)
+
+
+def report(
+    floor_one: list[float], floor_burst: list[float], one: Samples, burst: Samples, pauses: list[int]
+) -> bool:
+    ok = True
+    f50, f99, b99 = ms(floor_one, 0.5), ms(floor_one, 0.99), ms(floor_burst, 0.99)
+    print(
+        f"floor (bare discord.py bot, /ping): one at a time p50 {f50:.1f} ms p99 {f99:.1f} ms; 8 at once p99 {b99:.1f} ms"
+    )
+    print(f"{'kind':42} {'n':>3} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7}  ratio p50/p99  target")
+    for label, samples, burst_mode in (("one at a time", one, False), ("8 at once", burst, True)):
+        print(f"-- {label}")
+        for kind, values in sorted(samples.items()):
+            p50, p95, p99, top = ms(values, 0.5), ms(values, 0.95), ms(values, 0.99), max(values) * 1000
+            if burst_mode:
+                met = p99 <= TARGET_P99 * b99 and p99 <= TARGET_BURST_MS
+                ratio = f"{p99 / b99:.1f}× p99"
+            else:
+                met = p50 <= TARGET_P50 * f50 and p99 <= TARGET_P99 * f99
+                ratio = f"{p50 / f50:.1f}× / {p99 / f99:.1f}×"
+            ok &= met
+            print(
+                f"{kind:42} {len(values):>3} {p50:7.1f} {p95:7.1f} {p99:7.1f} {top:7.1f}  {ratio:>13}  {'met' if met else 'MISSED'}"
+            )
+    longest = max(pauses, default=0)
+    met = longest <= TARGET_PAUSE_MS
+    ok &= met
+    shown = f"{longest} ms" if pauses else "none over 10 ms"
+    print(
+        f"longest event-loop pause of the bot during play: {shown}; target ≤ {TARGET_PAUSE_MS:.0f} ms: {'met' if met else 'MISSED'}"
+    )
+    print(
+        f"targets: one at a time p50 ≤ {TARGET_P50}× and p99 ≤ {TARGET_P99}× the floor's; 8 at once p99 ≤ "
+        f"{TARGET_P99}× the floor's and ≤ {TARGET_BURST_MS:.0f} ms"
+    )
+    return ok
+
+
+if __name__ == "__main__":
+    sys.exit(0 if asyncio.run(run()) else 1)
