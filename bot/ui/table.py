@@ -262,6 +262,11 @@ class TableCog(commands.Cog):
             await self.refresh(session_id, result.events)
         return result
 
+    @property
+    def busy(self) -> bool:
+        """True while a redraw is under way or queued (tests wait for the table to be quiet)."""
+        return bool(self._tasks) or bool(self._redraws)
+
     def _background(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(work)
         self._tasks.add(task)

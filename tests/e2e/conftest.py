@@ -224,9 +224,11 @@ async def product_bot(
     monkeypatch.setenv("DEV_GUILD_ID", str(point_discord.guild_id))
     bot = TopBot(Settings.from_env(env_file=None))  # never the developer's .env
     task = await run_in_process(point_discord, bot)
+    point_discord.busy_checks.append(lambda: any(getattr(cog, "busy", False) for cog in bot.cogs.values()))
     try:
         yield bot
     finally:
+        point_discord.busy_checks.clear()
         await stop_in_process(bot, task)
 
 

@@ -217,6 +217,9 @@ class FakeDiscord:
         self._changed = asyncio.Event()
         self._in_flight = 0
         self._last_activity = 0.0
+        # Work an in-process bot reports as under way (e.g. a table redraw rendering its picture):
+        # settle() waits for it too, since a render in a thread may outlast the quiet window.
+        self.busy_checks: list[Callable[[], bool]] = []
         self._recent: collections.deque[float] = collections.deque()
         self._runner: web.AppRunner | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -314,7 +317,8 @@ class FakeDiscord:
         deadline = loop.time() + within
         while loop.time() < deadline:
             idle_for = loop.time() - self._last_activity
-            if self._in_flight == 0 and idle_for >= quiet:
+            busy = any(check() for check in self.busy_checks)
+            if self._in_flight == 0 and idle_for >= quiet and not busy:
                 return
             await asyncio.sleep(max(0.01, quiet - idle_for))
         raise AssertionError(f"the bot kept sending requests for {within:.1f}s" + self.describe_recent())

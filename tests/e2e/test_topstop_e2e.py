@@ -507,7 +507,10 @@ async def test_a_restart_during_writing_keeps_every_word_and_the_deadline(
     saved = await alice.submit_modal({"word1": mine[0], "word2": mine[1], "word3": mine[2], "word4": hers[2]})
     assert saved.kind == "deferred update" and saved.followups and saved.followups[0].ephemeral
     await game.write(carol, board, hers[:2])
-    assert "Submitted: Alice (4), Bob (3), Carol (2)" in board.text
+    # Another process draws the table after its private answer: wait for the edit, not for a quiet spell.
+    await table.fake.wait_until(
+        lambda: "Submitted: Alice (4), Bob (3), Carol (2)" in board.text, within=10, what="the redrawn table"
+    )
     assert countdowns(board) == [deadline]  # drawn again by the new process, from the stored deadline
     assert await second.stop(signal.SIGTERM) == 0
 
