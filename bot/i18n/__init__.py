@@ -27,7 +27,7 @@ DEFAULT_LANGUAGE = "en"
 DOMAIN = "messages"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 # A key: its namespace, then dotted snake_case parts (`engine.stale`, `topwords.rule.gap`).
-KEY = re.compile(r"^(engine|ui|general|topstop|topwords|dictionary)(\.[a-z0-9_]+)+$")
+KEY = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")  # "game.what.detail": never a sentence
 
 
 def N_(key: str) -> str:

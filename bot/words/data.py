@@ -50,6 +50,9 @@ class CommonLists:
     first_names: dict[str, Category]
     # Places and people: not categories, only proper nouns.
     places: frozenset[str]
+    # Each spelling of a first name (key) -> the name's usual spelling (key): Level VII crosses out the
+    # same name written in another spelling.
+    name_spellings: dict[str, str]
 
     @classmethod
     def load(cls, root: Path) -> CommonLists:
@@ -62,6 +65,11 @@ class CommonLists:
             places=frozenset(
                 key(e) for name in ("places.txt", "people.txt") for e in read_lines(root / name)
             ),
+            name_spellings={
+                key(spelling): key(line.split()[0])
+                for line in read_lines(root / "first_names" / "spellings.txt")
+                for spelling in line.split()
+            },
         )
 
 

@@ -20,6 +20,7 @@ from bot.words.data import (
     CommonLists,
     LanguageLists,
     country_keys,
+    key,
 )
 from bot.words.lemmas import (
     EnglishLemmatizer,
@@ -194,6 +195,11 @@ class WordService:
         if category == "verbs":
             return any(lemma in cat for lemma in self.lemmas(word, lang))
         return False
+
+    def name_key(self, word: str) -> str:
+        """Level VII first names: one key for every spelling of a name (Ahmed and Ahmad give "ahmad")."""
+        spelled = key(word)
+        return self._common_lists().name_spellings.get(spelled, spelled)
 
     def category_entries(self, lang: str, category: str, letter: str, *, country: str | None = None) -> int:
         """Level VII: how many playable entries of the category start with letter (fewer than 3: spin again)."""

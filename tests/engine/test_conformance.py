@@ -54,7 +54,12 @@ from tests.engine.race_game import RaceGame
 # Options that keep a playout short but real. Games not listed play their defaults.
 PLAY_OPTIONS: dict[str, tuple[dict[str, Any], ...]] = {
     # check_words stays on (the default): the real dictionaries judge every list.
-    "topstop": ({"language": "en", "target": 8}, {"language": "de", "target": 8, "words": 3}),
+    "topstop": (
+        {"language": "en", "target": 8},
+        {"language": "de", "target": 8, "words": 3},
+        # The advanced game: a higher target, so that playouts get through several Draws.
+        {"language": "en", "target": 15, "words": 3, "mode": "advanced"},
+    ),
     "topwords": ({"mode": "strict"}, {"mode": "challenge"}),
     "race": ({"target": 12},),
 }

@@ -20,9 +20,13 @@ from bot.engine.errors import (
 )
 from bot.engine.game import JSON, STALE_MESSAGE, Action, Applied, Event, Outcome, Timer, UsedWord
 from bot.engine.votes import cast, everyone_voted
+from bot.games.topstop import advanced
 from bot.games.topstop.judging import Lexicon, WordsService, judge_lists
+from bot.games.topstop.levels import CategoryWords
 from bot.games.topstop.output import history, view
 from bot.games.topstop.state import (
+    CHOOSE,
+    DRAW,
     FIRST_SPIN,
     OVER,
     REVIEW,
@@ -33,6 +37,8 @@ from bot.games.topstop.state import (
     Options,
     Round,
     TopStopState,
+    copy_cards,
+    copy_round_cards_of,
     dump_state,
     load_state,
 )
@@ -42,6 +48,7 @@ LANGUAGES = ("en", "fr", "de")
 LETTERS = string.ascii_uppercase  # Components: a board of 26 letters
 MAX_WORD_LENGTH = 40
 MAX_WORDS = 10
+NAME_COUNTRIES = ("lb", "fr", "de")  # first-name lists of bot.words (Level VII)
 
 
 def winning_score(player_count: int) -> int:
@@ -80,12 +87,17 @@ class TopStop:
             "dispute": self._dispute,
             "vote": self._vote,
             "leave": self._leave,
+            "draw": lambda state, action, step: advanced.draw(state, action, step),
+            "choose": lambda state, action, step: advanced.choose(
+                state, action, step, self._category_words(state)
+            ),
         }
         self._system_actions: dict[str, Handler] = {
             "end_writing": self._end_writing,
             "close_vote": self._close_vote,
             "end_round": self._end_round,
             "auto_spin": self._auto_spin,
+            "auto_choose": self._auto_choose,
         }
         self.action_names = frozenset({*self._player_actions, *self._system_actions, "end"})
 
@@ -96,15 +108,18 @@ class TopStop:
     ) -> TopStopState:
         seats = _check_players(players, self.min_players, self.max_players)
         opts = self._options(options, len(seats))
-        unknown = set(setup) - {"first_player"}
+        unknown = set(setup) - {"first_player"} - advanced.SETUP_KEYS
         if unknown:
             raise BadAction("topstop.unknown_setup", keys=", ".join(sorted(unknown)))
+        if opts.mode != "advanced":
+            advanced.check_base_setup(setup)
         state = TopStopState(
             options=opts,
             seats=seats,
             phase=FIRST_SPIN,
             scores={p: 0 for p in seats},
             penalties={p: 0 for p in seats},
+            advanced=advanced.new_cards(seats, setup, rng) if opts.mode == "advanced" else None,
         )
         first = setup.get("first_player")
         if first is None:
@@ -119,8 +134,9 @@ class TopStop:
     def validate_options(self, options: Mapping[str, Any]) -> JSON:
         """The options with their defaults; `target` stays out unless given (it follows the player count)."""
         checked = asdict(self._options(options, self.min_players))
-        if "target" not in options:
-            del checked["target"]
+        for key in ("target", "today", "country"):  # they follow the player count, the date, the language
+            if key not in options:
+                del checked[key]
         return checked
 
     def _options(self, options: Mapping[str, Any], player_count: int) -> Options:
@@ -134,6 +150,8 @@ class TopStop:
         fresh: JSON = {"round": current_round_number(state)}
         if state.phase == REVIEW and state.round.dispute is not None:
             fresh["dispute"] = state.round.dispute.number
+        if state.advanced is not None:
+            fresh.update(advanced.freshness(state))
         return fresh
 
     def table_actions(self, state: TopStopState, player: str | None) -> frozenset[str]:
@@ -143,11 +161,15 @@ class TopStop:
 
     def view_for(self, state: TopStopState, player: str | None) -> JSON:
         shown = view(state, player)
+        if state.advanced is not None:
+            shown["cards"] = advanced.view(state, player)
         shown["offered"] = sorted(self.table_actions(state, None))
         return shown
 
     def resolve_chance(self, state: TopStopState, action: Action, rng: random.Random) -> Action:
         """A spin without a letter gets one of the 26 letters, uniformly."""
+        if state.advanced is not None and state.phase != FIRST_SPIN:
+            return advanced.resolve_chance(state, action, rng, self._category_words(state))
         if action.get("do") == "spin" and action.get("letter") is None:
             return {**action, "letter": rng.choice(LETTERS)}
         if action.get("do") == "auto_spin" and action.get("letters") is None:
@@ -194,6 +216,8 @@ class TopStop:
             actions.append({"do": "spin", "player": player})
         if state.phase == REVIEW and player in state.round.players:
             actions += _review_actions(state.round, player)
+        if state.phase in (DRAW, CHOOSE):
+            actions += advanced.legal_actions(state, player)
         actions.append({"do": "leave", "player": player})
         if player == _host(state):
             actions.append({"do": "end", "player": player})
@@ -206,6 +230,8 @@ class TopStop:
 
     def timers(self, state: TopStopState) -> list[Timer]:
         opts = state.options
+        if state.advanced is not None and (advanced_timers := advanced.timers(state)) is not None:
+            return advanced_timers
         if state.phase in (FIRST_SPIN, SPIN):
             # An idle spinner must not stall the table: the bot spins for them after spin_time.
             spins = len(state.first_spins) if state.phase == FIRST_SPIN else len(state.round.respun)
@@ -255,6 +281,7 @@ class TopStop:
             "end_reason": state.end_reason,
             "target": state.options.target,
             "first_spins": [dict(s) for s in state.first_spins],
+            **(advanced.output(state) if state.advanced is not None else {}),
             "round": state.round.number if state.rounds else 0,
             "spinner": state.round.spinner if state.rounds else None,
             "letter": state.round.letter if state.rounds else None,
@@ -265,6 +292,9 @@ class TopStop:
 
     def _spin(self, state: TopStopState, action: Action, step: _Step) -> None:
         player = action["player"]
+        if state.phase == SPIN and state.advanced is not None:
+            advanced.spin(state, action, step, self._category_words(state))
+            return
         letter = action.get("letter")
         if not isinstance(letter, str) or len(letter) != 1 or letter.upper() not in LETTERS:
             raise BadAction("topstop.spin_letter")
@@ -314,7 +344,7 @@ class TopStop:
 
     def _submit(self, state: TopStopState, action: Action, step: _Step) -> None:
         player = action["player"]
-        words = self._parse_words(state, action.get("words"))
+        words = self._parse_words(state, action.get("words"), player)
         current = _current_round(state, WRITING, player, N_("topstop.doing.write"))
         if current.stopped_by == player:
             raise IllegalMove("topstop.list_final")
@@ -323,7 +353,7 @@ class TopStop:
             # FAQ 2: one player with words is enough for the round to be played normally.
             current.respin_votes = []
             step.events.append({"type": "respin_cancelled", "player": player})
-        step.events.append({"type": "submitted", "player": player, "count": len(words)})
+        step.events.append({"type": "submitted", "player": player, "count": sum(1 for w in words if w)})
         step.private.append((player, {"type": "your_words", "words": list(words)}))
 
     def _stop(self, state: TopStopState, action: Action, step: _Step) -> None:
@@ -333,14 +363,15 @@ class TopStop:
             raise IllegalMove("topstop.already_stopped", player=current.stopped_by)
         if player not in current.submissions:
             raise IllegalMove("topstop.submit_before_stop")
-        count = len(current.submissions[player])
+        count = sum(1 for word in current.submissions[player] if word)  # Level X keeps blank slots
         current.stopped_by = player
         if current.respin_votes:
             # Our ruling: the letter is final once STOP is called, so pending re-spin requests are dropped.
             current.respin_votes = []
             step.events.append({"type": "respin_cancelled", "player": player})
         # Penalty: STOP without the required words costs 1 point the first time, 2 the second, and so on.
-        if count < state.options.words:
+        required = state.options.words if state.advanced is None else advanced.words_for(state, player)
+        if count < required:
             current.stop_penalty = state.penalties[player] + 1
         step.events.append(
             {
@@ -444,6 +475,8 @@ class TopStop:
             # A tiebreak needs two tied players; the one left wins it.
             _finish(state, list(state.tiebreakers), "players_left", step)
             return
+        if state.advanced is not None:
+            advanced.player_left(state, player, step)
         if state.phase == FIRST_SPIN:
             state.first_spin.pop(player, None)
             if len(state.first_spin) == 1:
@@ -484,7 +517,10 @@ class TopStop:
         earlier = [
             lemma for r in state.rounds[:-1] for es in r.lists.values() for e in es for lemma in e.lemmas
         ]
-        current.lists = judge_lists(lists, current.letter, earlier, self._lexicon(state))
+        if state.advanced is not None:
+            current.lists = advanced.judge(state, lists, earlier, self._lexicon(state))
+        else:
+            current.lists = judge_lists(lists, current.letter, earlier, self._lexicon(state))
         current.submissions = {}
         current.respin_votes = []
         current.revealed = True
@@ -544,6 +580,8 @@ class TopStop:
             points[player] = valid - penalty
             state.scores[player] = max(0, state.scores[player] + points[player])
         current.points = points
+        if state.advanced is not None:
+            advanced.after_scoring(state, step)
         step.events.append(
             {
                 "type": "round_scored",
@@ -559,7 +597,10 @@ class TopStop:
             contenders = seated
         else:
             contenders = []
-        next_spinner = _next_seat(state, current.spinner)
+        if state.advanced is not None:
+            next_spinner = advanced.next_spinner(state, current.spinner)
+        else:
+            next_spinner = _next_seat(state, current.spinner)
         if not contenders:
             # The player on the left becomes the spinner and the next round begins.
             _start_round(state, next_spinner, step)
@@ -585,19 +626,37 @@ class TopStop:
 
     # -- helpers that need the words service ------------------------------------------------------
 
+    def _category_words(self, state: TopStopState) -> CategoryWords | None:
+        """The words service for the Level cards' lists, when words are checked."""
+        if not state.options.check_words or self.words is None:
+            return None
+        words: CategoryWords = self.words  # type: ignore[assignment]  # bot.words.WordService has them all
+        return words
+
+    def _auto_choose(self, state: TopStopState, action: Action, step: _Step) -> None:
+        """The spin time ran out in The Draw, a spin or a Level's letter: the decision `act` chosen at random."""
+        act = advanced.auto_choose(state, action)
+        step.events.append({"type": "timed_out", "player": act["player"], "do": act["do"]})
+        self._player_actions[act["do"]](state, act, step)
+
     def _lexicon(self, state: TopStopState) -> Lexicon:
         return Lexicon(self.words, state.options.language, state.options.check_words)
 
-    def _parse_words(self, state: TopStopState, words: Any) -> list[str]:
-        limit = state.options.words
+    def _parse_words(self, state: TopStopState, words: Any, player: str) -> list[str]:
+        limit = state.options.words if state.advanced is None else advanced.words_for(state, player)
         if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
             raise BadAction("topstop.words_list")
-        # Blank entries (an empty field of the form) are ignored.
-        kept = [w.strip() for w in words if w.strip()]
+        # Blank entries (an empty field of the form) are ignored; Level X keeps them: a slot is a position.
+        if state.advanced is not None and advanced.keeps_blank_slots(state):
+            kept = [w.strip() for w in words]
+            while kept and not kept[-1]:
+                kept.pop()
+        else:
+            kept = [w.strip() for w in words if w.strip()]
         if len(kept) > limit:
             raise BadAction("topstop.too_many_words", limit=limit)
         lexicon = self._lexicon(state)
-        normalised = [lexicon.normalise(w) for w in kept]
+        normalised = [lexicon.normalise(w) if w else w for w in kept]
         # The length counts once the word is normalised: case folding may lengthen it (ﬃ → ffi, ß → ss),
         # and the normalised word is what is stored, shown back in the form and put in a dispute's menu.
         too_long = [w for w in normalised if len(w) > MAX_WORD_LENGTH]
@@ -628,10 +687,14 @@ def _parse_options(options: Mapping[str, Any], player_count: int) -> Options:
     if language not in LANGUAGES:
         raise BadAction("topstop.language", languages=", ".join(LANGUAGES), language=repr(language))
     mode = options.get("mode", "base")
-    if mode == "advanced":
-        raise BadAction("topstop.advanced")
-    if mode != "base":
+    if mode not in ("base", "advanced"):
         raise BadAction("topstop.unknown_mode", mode=repr(mode))
+    today = options.get("today")
+    if today is not None:
+        advanced.day_of_year(today, "today")
+    country = options.get("country")
+    if country is not None and country not in NAME_COUNTRIES:
+        raise BadAction("topstop.adv.country", countries=", ".join(NAME_COUNTRIES))
     check_words = options.get("check_words", True)
     if not isinstance(check_words, bool):
         raise BadAction("engine.option_check_words")
@@ -646,6 +709,8 @@ def _parse_options(options: Mapping[str, Any], player_count: int) -> Options:
         review_time=_seconds_option(options, "review_time", 30.0),
         spin_time=_seconds_option(options, "spin_time", 60.0),
         vote_time=_seconds_option(options, "vote_time", 30.0),
+        today=today,
+        country=country,
     )
 
 
@@ -762,6 +827,8 @@ def _start_round(state: TopStopState, spinner: str, step: _Step) -> None:
             "tiebreak": bool(state.tiebreakers),
         }
     )
+    if state.advanced is not None:
+        advanced.round_started(state, step)
 
 
 def _respin_if_unanimous(state: TopStopState, step: _Step) -> None:
@@ -821,6 +888,7 @@ def _copy_for_step(state: TopStopState) -> TopStopState:
     new.scores, new.penalties, new.left = dict(state.scores), dict(state.penalties), list(state.left)
     new.first_spin, new.first_spins = dict(state.first_spin), list(state.first_spins)
     new.rounds, new.tiebreakers, new.winners = rounds, list(state.tiebreakers), list(state.winners)
+    new.advanced = copy_cards(state)
     return new
 
 
@@ -835,6 +903,7 @@ def _copy_round(current: Round) -> Round:
         new.dispute = copy.copy(dispute)
         new.dispute.voters, new.dispute.votes = list(dispute.voters), dict(dispute.votes)
     new.points = dict(current.points) if current.points is not None else None
+    new.cards = copy_round_cards_of(current)
     return new
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.games.topstop.advanced import round_record
 from bot.games.topstop.state import OVER, REVIEW, WRITING, Dispute, Entry, Round, TopStopState
 
 
@@ -133,6 +134,7 @@ def _record(current: Round) -> dict[str, Any]:
             for p, es in current.lists.items()
         },
         "disputes": [_closed_dispute(current, d) for d in current.disputes],
+        **(round_record(current) if current.cards is not None else {}),
     }
 
 

@@ -6,12 +6,22 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bot.engine import votes
+from bot.games.topstop.cards import (
+    Advanced,
+    RoundCards,
+    copy_advanced,
+    copy_round_cards,
+    load_advanced,
+    load_round_cards,
+)
 
 # Phases. The rulebook's four phases per round are the spin, writing, words reveal and scoring; reveal and
 # scoring "may be done simultaneously", so the bot shows the judged lists in `review` (where players dispute
 # verdicts) and scores them when the review closes (`end_round`).
 FIRST_SPIN = "first_spin"  # Starting the game: everyone spins, the lowest letter is the first spinner
+DRAW = "draw"  # Advanced game: The Draw (Level card?, Ba Oossee card and its choices), before the spin
 SPIN = "spin"
+CHOOSE = "choose"  # Advanced game: Level I's letter or Level II's second letter, after the spin
 WRITING = "writing"
 REVIEW = "review"
 OVER = "over"
@@ -46,6 +56,8 @@ class Options:
     review_time: float = 30.0
     spin_time: float = 60.0
     vote_time: float = 30.0
+    today: str | None = None  # Advanced game, birthday card: today's month and day ("MM-DD")
+    country: str | None = None  # Advanced game, Level VII first names: the table's country (lb, fr, de)
 
 
 @dataclass
@@ -115,6 +127,7 @@ class Round:
     disputes: list[Dispute] = field(default_factory=list)  # closed
     opened_disputes: int = 0  # votes opened this round, cancelled ones included: the next one's number - 1
     points: dict[str, int] | None = None  # set when the round is scored
+    cards: RoundCards | None = None  # Advanced game: the Level and Ba Oossee cards of this round
 
 
 @dataclass
@@ -133,6 +146,7 @@ class TopStopState:
     tiebreakers: list[str] = field(default_factory=list)
     winners: list[str] = field(default_factory=list)
     end_reason: str | None = None
+    advanced: Advanced | None = None  # Advanced game: decks, Level cards held, the Level in force
 
     @property
     def seated(self) -> list[str]:
@@ -162,6 +176,7 @@ def load_state(data: dict[str, Any]) -> TopStopState:
         tiebreakers=list(data["tiebreakers"]),
         winners=list(data["winners"]),
         end_reason=data["end_reason"],
+        advanced=load_advanced(data["advanced"]) if data.get("advanced") is not None else None,
     )
 
 
@@ -198,4 +213,14 @@ def _load_round(data: dict[str, Any]) -> Round:
         disputes=[_load_dispute(d) for d in data["disputes"]],
         points=dict(data["points"]) if data["points"] is not None else None,
         opened_disputes=opened,
+        cards=load_round_cards(data["cards"]) if data.get("cards") is not None else None,
     )
+
+
+def copy_cards(state: TopStopState) -> Advanced | None:
+    """The advanced game's cards, for a step that may change them (None in the base game)."""
+    return copy_advanced(state.advanced) if state.advanced is not None else None
+
+
+def copy_round_cards_of(current: Round) -> RoundCards | None:
+    return copy_round_cards(current.cards) if current.cards is not None else None

@@ -44,10 +44,14 @@ def test_rule_bad_options_are_refused(options: dict[str, object]) -> None:
         TopStop(None).new_game({"check_words": False, **options}, ["ann", "bob"], {}, random.Random(0))
 
 
-def test_rule_advanced_mode_is_refused_clearly() -> None:
-    with pytest.raises(BadAction, match="Advanced"):
+def test_rule_the_advanced_game_setup_belongs_to_mode_advanced() -> None:
+    state = TopStop(None).new_game(
+        {"mode": "advanced", "check_words": False}, ["ann", "bob"], {}, random.Random(0)
+    )
+    assert state.advanced is not None
+    with pytest.raises(BadAction, match="advanced"):
         TopStop(None).new_game(
-            {"mode": "advanced", "check_words": False}, ["ann", "bob"], {}, random.Random(0)
+            {"check_words": False}, ["ann", "bob"], {"level_deck": ["I"]}, random.Random(0)
         )
 
 
@@ -86,6 +90,9 @@ def test_rule_actions_are_checked() -> None:
         "close_vote",
         "end_round",
         "auto_spin",
+        "draw",
+        "choose",
+        "auto_choose",
     }
 
 
