@@ -223,8 +223,14 @@ class SessionManager:
             record.players = players
             return record
 
-    async def start_game(self, session_id: int, user_id: str) -> ActResult:
-        """The host starts the game: the rules deal the initial state from the session's seed."""
+    async def start_game(
+        self, session_id: int, user_id: str, setup: Mapping[str, Any] | None = None
+    ) -> ActResult:
+        """The host starts the game: the rules deal the initial state from the session's seed.
+
+        `setup` adds what is only known at the start (e.g. the seated players' registered birthdays); it is
+        stored with the session, so a replay deals the same game.
+        """
         async with self._locked(session_id):
             live = await self._load(session_id)
             record = live.record
@@ -234,15 +240,23 @@ class SessionManager:
             game = self._game(record.game)
             if len(record.players) < game.min_players:
                 raise BadAction("engine.too_few_players", count=game.min_players)
-            state = game.new_game(record.options, record.players, record.setup, random.Random(record.seed))
+            full_setup = {**record.setup, **(setup or {})}
+            state = game.new_game(record.options, record.players, full_setup, random.Random(record.seed))
             timers = self._merge_timers({}, game.timers(state))
             now = self.clock()
             snapshot = _encode_state(game, state)
             await self._write(
                 session_id,
-                partial(Sessions.start_work, record=record, snapshot=snapshot, timers=timers, now=now),
+                partial(
+                    Sessions.start_work,
+                    record=record,
+                    setup=full_setup,
+                    snapshot=snapshot,
+                    timers=timers,
+                    now=now,
+                ),
             )
-            record.status, record.timers, record.updated_at = "active", timers, now
+            record.status, record.timers, record.updated_at, record.setup = "active", timers, now, full_setup
             live.state = state
             self._arm(record)
             return ActResult(record, [{"type": "started", "players": list(record.players)}])

@@ -337,13 +337,18 @@ class Sessions:
 
     @staticmethod
     def start_work(
-        conn: sqlite3.Connection, record: SessionRecord, snapshot: str, timers: dict[str, Any], now: float
+        conn: sqlite3.Connection,
+        record: SessionRecord,
+        setup: dict[str, Any],
+        snapshot: str,
+        timers: dict[str, Any],
+        now: float,
     ) -> None:
         """A lobby becomes a game: status, first snapshot and timers, only if it is still the lobby."""
         cursor = conn.execute(
-            "UPDATE sessions SET status = 'active', snapshot = ?, updated_at = ? WHERE id = ? AND"
+            "UPDATE sessions SET status = 'active', snapshot = ?, setup = ?, updated_at = ? WHERE id = ? AND"
             " status = 'lobby' AND version = ?",
-            (snapshot, now, record.id, record.version),
+            (snapshot, _dumps(setup), now, record.id, record.version),
         )
         if cursor.rowcount != 1:
             raise StaleWrite(f"session {record.id} is no longer the lobby this start was made in")

@@ -651,14 +651,19 @@ class TableCog(commands.Cog):
         await self._show_lobby(click.interaction, record)
 
     async def _start(self, click: Click) -> None:
-        await self._lobby_record(click)
-        result = await self.bot.sessions.start_game(click.session_id, click.player)
+        record = await self._lobby_record(click)
+        setup = await self.start_setup(record)
+        result = await self.bot.sessions.start_game(click.session_id, click.player, setup)
         lang = await self.table_lang(result.session)
         await self._show_lobby(
             click.interaction, result.session, t("ui.lobby.started", lang, n=len(result.session.players))
         )
         await self.refresh(result.session.id, [{"type": TABLE_OPENED}, *result.events])
         await self.after_start(click, result)
+
+    async def start_setup(self, record: SessionRecord) -> dict[str, Any]:
+        """What the rules' setup needs that is only known when the host starts (e.g. the players' birthdays)."""
+        return {}
 
     async def after_start(self, click: Click, result: ActResult) -> None:
         """The game started and its table is up: e.g. the host's private panel."""

@@ -6,12 +6,13 @@ acts, redraws and answers errors; this module maps buttons to actions and draws 
 
 from __future__ import annotations
 
+import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
-from bot.engine.errors import BadAction, NotAPlayer, StaleAction
+from bot.engine.errors import BadAction, NotAPlayer, NotYourTurn, StaleAction, WrongPhase
 from bot.engine.game import STALE_MESSAGE, Event
 from bot.i18n import N_, t
 from bot.store import SessionRecord
@@ -20,6 +21,7 @@ from bot.ui.components import Click
 from bot.ui.replies import reply_private
 from bot.ui.table import Table, TableCog, button
 from bot.ui.translator import command_text
+from cogs.topstop import cards
 from cogs.topstop.table import (
     COLOUR,
     GAME,
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
 
 # Every round-bound button names its round; ids of older messages may lack it (then no stale check).
 ROUND = codec.number("round", optional=True)
+PAGE = codec.number("page", 1, 2, optional=True)  # the writing form's page (rounds of 6 or 10 words)
 # /topstop new's bounds, checked here too: Discord's client enforces them, a crafted request may not.
 NEW_BOUNDS = {"target": (5, 500), "writing_time": (20, 900), "grace": (1, 120)}
 DISPUTE_MENUS = 5  # at most 5 menus of 25 words: one message's worth of components
@@ -73,7 +76,10 @@ class TopStopCog(TableCog, name="Top Stop"):
         language=[
             app_commands.Choice(name=command_text(key), value=code) for code, key in LANGUAGE_NAMES.items()
         ],
-        mode=[app_commands.Choice(name=command_text("topstop.cmd.mode.base"), value="base")],
+        mode=[
+            app_commands.Choice(name=command_text("topstop.cmd.mode.base"), value="base"),
+            app_commands.Choice(name=command_text("topstop.cmd.mode.advanced"), value="advanced"),
+        ],
     )
     async def new(
         self,
@@ -94,7 +100,32 @@ class TopStopCog(TableCog, name="Top Stop"):
                             ("writing_time", writing_time), ("grace", grace)):  # fmt: skip
             if value is not None:
                 options[name] = value
+        if options.get("mode") == "advanced":
+            # The birthday card's "today": the day the game was opened, so that a replay gives the same gift.
+            options["today"] = datetime.datetime.now(datetime.UTC).strftime("%m-%d")
         await self.open_lobby(interaction, options)
+
+    @group.command(name="cards", description=command_text("topstop.cmd.cards"))
+    async def my_cards(self, interaction: discord.Interaction[Any]) -> None:
+        """Your own Level cards, privately; the table shows only how many each player holds."""
+        record = await self.channel_game(interaction)
+        await self.seated(interaction, record.id)
+        view = await self.bot.sessions.view(record.id, str(interaction.user.id))
+        if not view.get("cards"):
+            raise BadAction("topstop.cards.base_game")
+        lang = self.user_lang(interaction)
+        await reply_private(interaction, cards.my_cards(view, str(interaction.user.id), lang))
+
+    async def start_setup(self, record: SessionRecord) -> dict[str, Any]:
+        """The advanced game's birthday card needs the birthdays the players registered (/profile birthday)."""
+        if record.options.get("mode") != "advanced":
+            return {}
+        birthdays = {}
+        for player in record.players:
+            profile = await self.bot.store.profiles.get(player)
+            if profile is not None and profile.birth_month and profile.birth_day:
+                birthdays[player] = f"{profile.birth_month:02d}-{profile.birth_day:02d}"
+        return {"birthdays": birthdays} if birthdays else {}
 
     # -- the table --------------------------------------------------------------------------------------
 
@@ -146,7 +177,7 @@ class TopStopCog(TableCog, name="Top Stop"):
         said = N_("topstop.vote.cast_closed") if closed else N_("topstop.vote.cast")
         await click.interaction.followup.send(t(said, self.user_lang(click.interaction)), ephemeral=True)
 
-    @button("write", ROUND)
+    @button("write", ROUND, PAGE)
     async def on_write(self, click: Click) -> None:
         """The form opens at once (a modal must be the first answer), prefilled with the saved words."""
         await self.seated(click.interaction, click.session_id)
@@ -159,20 +190,38 @@ class TopStopCog(TableCog, name="Top Stop"):
             raise BadAction("topstop.refusal.not_writing")
         if current.get("stopped_by") == click.player:
             raise BadAction("topstop.list_final")
+        count = cards.words_for(view, click.player)
+        page = click.args.get("page") or 1
+        if (page - 1) * cards.PAGE >= count:
+            raise BadAction("topstop.refusal.no_page", count=count)
+        level = cards.level_of(view) if view.get("cards") else None
         await click.interaction.response.send_modal(
             words_modal(
                 click.session_id,
-                current["letter"],
-                view["options"]["words"],
+                cards.word_start(view),
+                count,
                 current.get("your_words", []),
                 current["number"],
                 self.user_lang(click.interaction),
+                page=page,
+                level=level,
             )
         )
 
-    @button("words", ROUND, modal=True)
+    @button("words", ROUND, PAGE, modal=True)
     async def on_words(self, click: Click) -> None:
-        words = [click.values.get(f"word{index}", "") for index in range(1, 6)]
+        page = click.args.pop("page", None) or 1
+        first = (page - 1) * cards.PAGE
+        view = await self.bot.sessions.view(click.session_id, click.player)
+        current = view.get("round") or {}
+        count = cards.words_for(view, click.player)
+        # This page's inputs replace their slots; the words saved on the other page stay.
+        words = list(current.get("your_words") or [])
+        words += [""] * max(0, max(count, first + cards.PAGE) - len(words))
+        for index in range(first, first + cards.PAGE):
+            words[index] = click.values.get(f"word{index + 1}", "")
+        while words and not words[-1]:
+            words.pop()
         result = await self.act(
             click.interaction, click.session_id, {"do": "submit", "words": words, **click.args}
         )
@@ -180,8 +229,104 @@ class TopStopCog(TableCog, name="Top Stop"):
             (e["words"] for e in result.private_to(click.player) if e.get("type") == "your_words"), []
         )
         lang = self.user_lang(click.interaction)
-        saved = f"**{_words_text(mine)}**" if mine else t("topstop.saved.none", lang)
-        await click.interaction.followup.send(t("topstop.saved", lang, words=saved), ephemeral=True)
+        shown = [w for w in mine if w]
+        saved = f"**{_words_text(shown)}**" if shown else t("topstop.saved.none", lang)
+        message = t("topstop.saved", lang, words=saved)
+        if count <= cards.PAGE:
+            await click.interaction.followup.send(message, ephemeral=True)
+            return
+        # A second page: a modal cannot open another, so a button opens the other page.
+        other = 2 if page == 1 else 1
+        first_word, last_word = (other - 1) * cards.PAGE + 1, min(count, other * cards.PAGE)
+        label = (
+            t("topstop.button.page", lang, first=first_word, last=last_word)
+            if last_word > first_word
+            else t("topstop.button.page_one", lang, n=first_word)
+        )
+        again = components.button(
+            components.spec(GAME, "write").encode(click.session_id, round=current.get("number"), page=other),
+            label,
+            style=discord.ButtonStyle.primary,
+            emoji="✍️",
+        )
+        message += "\n" + t("topstop.saved.count", lang, n=len(shown), count=count)
+        await click.interaction.followup.send(message, ephemeral=True, view=components.view_of(again))
+
+    # -- the advanced game's cards ------------------------------------------------------------------------
+
+    @button("the_draw", ROUND)
+    async def on_the_draw(self, click: Click) -> None:
+        """The spinner's Draw, privately: a Level card first or not, then the Ba Oossee card."""
+        await self.seated(click.interaction, click.session_id)
+        view = await self.bot.sessions.view(click.session_id, click.player)
+        check_round(click.args.get("round"), view)
+        table_cards = view.get("cards")
+        current = view.get("round") or {}
+        decided = ((table_cards or {}).get("round") or {}).get("decided")
+        if view["phase"] != "draw" or table_cards is None or table_cards["choice"] is not None or decided:
+            raise WrongPhase("topstop.adv.not_drawing")
+        if click.player != current["spinner"]:
+            raise NotYourTurn("topstop.adv.not_your_draw", player=current["spinner"])
+        text, items = cards.draw_prompt(click.session_id, view, self.user_lang(click.interaction))
+        await reply_private(click.interaction, text, view=components.view_of(*items))
+
+    @button("draw", codec.choice("level", "yes", "no"), ROUND)
+    async def on_draw(self, click: Click) -> None:
+        action = {"do": "draw", "level": click.args.pop("level") == "yes", **click.args}
+        await self.card_action(click, action)
+
+    @button("choice", ROUND)
+    async def on_choice(self, click: Click) -> None:
+        """The open choice's question, privately, to the player who makes it."""
+        record = await self.seated(click.interaction, click.session_id)
+        view = await self.bot.sessions.view(click.session_id, click.player)
+        check_round(click.args.get("round"), view)
+        choice = (view.get("cards") or {}).get("choice")
+        if choice is None:
+            raise WrongPhase("topstop.adv.nothing_to_choose")
+        if click.player != choice["player"]:
+            raise NotYourTurn("topstop.adv.not_your_choice", player=choice["player"])
+        lang = self.user_lang(click.interaction)
+        text, items = cards.choice_prompt(record, click.session_id, view, lang)
+        await reply_private(click.interaction, text, view=components.view_of(*items))
+
+    @button("choose", ROUND, codec.number("choice"), codec.choice("kind", *cards.CHOICE_KINDS),
+            codec.choice("peek", "yes", "no", optional=True))  # fmt: skip
+    async def on_choose(self, click: Click) -> None:
+        kind = click.args.pop("kind")
+        if kind == "peek":
+            answer: Any = click.args.pop("peek", None) == "yes"
+        else:
+            click.args.pop("peek", None)
+            if len(click.selected) != 1:
+                raise BadAction("topstop.refusal.pick_one")
+            answer = click.selected[0]
+        await self.card_action(click, {"do": "choose", kind: answer, **click.args})
+
+    async def card_action(self, click: Click, action: dict[str, Any]) -> None:
+        """A Draw or a choice made in a private prompt: the prompt says it is done, then come the player's
+        own news (a face-down Level card, a peek, a stolen card) and their next question, if any."""
+        lang = self.user_lang(click.interaction)
+        done = t("topstop.cards.done", lang)
+        result = await self.act(
+            click.interaction,
+            click.session_id,
+            action,
+            acknowledge=lambda: click.interaction.response.edit_message(content=done, view=None),
+        )
+        lines = cards.private_news(result.private_to(click.player), result.session, lang)
+        view = await self.bot.sessions.view(click.session_id, click.player)
+        choice = (view.get("cards") or {}).get("choice")
+        items: list[discord.ui.Item[Any]] = []
+        if choice is not None and choice["player"] == click.player:
+            text, items = cards.choice_prompt(result.session, click.session_id, view, lang)
+            lines.append(text)
+        if lines:
+            await click.interaction.followup.send(
+                "\n".join(lines),
+                ephemeral=True,
+                view=components.view_of(*items) if items else discord.utils.MISSING,
+            )
 
     @button("dispute", ROUND)
     async def on_dispute(self, click: Click) -> None:

@@ -18,6 +18,7 @@ from bot.i18n import N_, t
 from bot.store import SessionRecord
 from bot.ui import components
 from bot.ui.embeds import relative_time
+from cogs.topstop import cards
 
 GAME = "topstop"
 COLOUR = discord.Colour.orange()
@@ -53,6 +54,13 @@ NEW_MESSAGE_EVENTS = frozenset({"round_started", "writing_closed", "finished"})
 OPTION_LABEL_LIMIT = 100
 
 Deadline = Callable[[SessionRecord, str], float | None]
+# The writing form's hint under each Level (None: the base game and the Levels whose words begin with it).
+PLACEHOLDERS = {
+    None: N_("topstop.modal.placeholder"),
+    "V": N_("topstop.modal.placeholder_without"),
+    "VI": N_("topstop.modal.placeholder_ending"),
+    "X": N_("topstop.modal.placeholder_position"),
+}
 
 
 class TopStopTable:
@@ -157,13 +165,23 @@ class TopStopTable:
             if deadline:
                 lines.append(self.t("topstop.table.bot_spins", when=relative_time(deadline)))
             embed.description = "\n".join(lines)
+        elif phase in ("draw", "choose"):
+            embed.title = self.round_title(current)
+            lines = [self.t("topstop.table.spinner", name=_name(record, current["spinner"]))]
+            deadline = self.deadline(record, phase)
+            if deadline:
+                lines.append(self.t("topstop.cards.bot_decides", when=relative_time(deadline)))
+            embed.description = "\n".join(lines)
         elif phase == "writing":
             embed.title = self.round_title(current)
             count = view["options"]["words"]
             deadline = self.deadline(record, "grace") or self.deadline(record, "writing")
             language_key = LANGUAGE_NAMES[view["options"]["language"]]
             language = t(language_key, self.lang)
-            lines = [self.t("topstop.table.write", count=count, letter=current["letter"], language=language)]
+            write = N_("topstop.table.write")
+            if view.get("cards") and cards.level_of(view) is not None:
+                write = N_("topstop.table.write_level")  # the Level (below) says where the letter goes
+            lines = [t(write, self.lang, count=count, letter=current["letter"], language=language)]
             if current.get("stopped_by"):
                 lines.append(self.t("topstop.table.called_stop", name=_name(record, current["stopped_by"])))
             if deadline:
@@ -209,6 +227,9 @@ class TopStopTable:
             winners = ", ".join(f"**{_name(record, w)}**" for w in view["winners"])
             key = N_("topstop.table.winner") if len(view["winners"]) == 1 else N_("topstop.table.winners")
             embed.description = t(key, self.lang, names=winners or self.t("topstop.table.nobody"))
+        if view.get("cards") and phase != "over":
+            lines = cards.table_lines(record, view, self.lang)
+            embed.add_field(name=self.t("topstop.cards.title"), value=self._fit(lines), inline=False)
         if phase != "review":
             scores = N_("topstop.table.final_scores") if phase == "over" else N_("topstop.table.scores")
             embed.add_field(name=t(scores, self.lang), value=self._scores(record, view), inline=False)
@@ -282,9 +303,13 @@ class TopStopTable:
         ordered = sorted(view["scores"].items(), key=lambda item: -item[1])
         left = set(view.get("left", []))
         marked = " " + self.t("topstop.table.left")
+        # The advanced game: how many Level cards each holds is public (which ones is not).
+        held = cards.holdings(view) if view.get("cards") else {}
         return self._fit(
             [
-                f"**{score}** {_name(record, player)}" + (marked if player in left else "")
+                f"**{score}** {_name(record, player)}"
+                + (f" · 🃏 {held[player]}" if held.get(player) else "")
+                + (marked if player in left else "")
                 for player, score in ordered
             ]
         )
@@ -318,6 +343,14 @@ class TopStopTable:
             spin_round = 0 if phase == "first_spin" else number
             spin = self.t("topstop.button.spin")
             items.append(make("spin", spin, discord.ButtonStyle.primary, "🎡", round=spin_round))
+        elif phase in ("draw", "choose"):
+            choice = view["cards"]["choice"]
+            if choice is not None:
+                label = self.t("topstop.cards.button.choose", player=record.name(choice["player"]))
+                items.append(make("choice", label, discord.ButtonStyle.primary, "🎴", round=number))
+            elif phase == "draw" and not (view["cards"].get("round") or {}).get("decided"):
+                label = self.t("topstop.cards.button.draw", player=record.name(current["spinner"]))
+                items.append(make("the_draw", label, discord.ButtonStyle.primary, "🃏", round=number))
         elif phase == "writing":
             write = self.t("topstop.button.write")
             items.append(make("write", write, discord.ButtonStyle.primary, "✍️", round=number))
@@ -398,22 +431,37 @@ def words_modal(
     saved: list[str],
     round_number: int | None = None,
     lang: str = "en",
+    *,
+    page: int = 1,
+    level: str | None = None,
 ) -> discord.ui.Modal:
-    """Up to five inputs for the round's words, prefilled with what the player saved before.
+    """Five inputs a page for the round's words, prefilled with what the player saved before.
 
-    The saved words are normalised (case-folded: `Maße` comes back as `masse`) and at most MAX_WORD_LENGTH
-    long, the inputs' max_length. The form's custom_id names its round, like the buttons.
+    Rounds of 6 or 10 words (the 6-vs-10 cards) have a second page for words 6-10. Each input's hint follows
+    the Level in force (`letter` is the start a word needs, e.g. "PO" under Level II); under Level X each
+    input names the position the letter must take. The saved words are normalised (case-folded: `Maße` comes back
+    as `masse`) and at most MAX_WORD_LENGTH long, the inputs' max_length. The form's custom_id names its
+    round and page, like the buttons.
     """
-    inputs: list[discord.ui.TextInput[Any]] = [
-        discord.ui.TextInput(
-            label=t("topstop.modal.word", lang, n=index + 1),
-            custom_id=f"word{index + 1}",
-            placeholder=t("topstop.modal.placeholder", lang, letter=letter),
-            default=saved[index] if index < len(saved) else None,
-            required=False,
-            max_length=MAX_WORD_LENGTH,
+    first = (page - 1) * cards.PAGE
+    inputs: list[discord.ui.TextInput[Any]] = []
+    for index in range(first, min(count, first + cards.PAGE)):
+        n = index + 1
+        label = t("topstop.modal.staircase", lang, n=n, letter=letter) if level == "X" else None
+        inputs.append(
+            discord.ui.TextInput(
+                label=(label or t("topstop.modal.word", lang, n=n))[:45],
+                custom_id=f"word{n}",
+                placeholder=t(PLACEHOLDERS.get(level, PLACEHOLDERS[None]), lang, letter=letter, n=n),
+                default=saved[index] if index < len(saved) and saved[index] else None,
+                required=False,
+                max_length=MAX_WORD_LENGTH,
+            )
         )
-        for index in range(min(count, 5))
-    ]
-    custom_id = components.spec(GAME, "words", modal=True).encode(session_id, round=round_number)
-    return components.modal(custom_id, t("topstop.modal.title", lang, letter=letter), inputs)
+    pages = (count + cards.PAGE - 1) // cards.PAGE
+    spec = components.spec(GAME, "words", modal=True)
+    custom_id = spec.encode(session_id, round=round_number, page=page if pages > 1 else None)
+    title = t("topstop.modal.title", lang, letter=letter)
+    if pages > 1:
+        title = t("topstop.modal.title_page", lang, letter=letter, page=page, pages=pages)
+    return components.modal(custom_id, title, inputs)

@@ -426,6 +426,7 @@ def view(state: TopStopState, viewer: str | None) -> dict[str, Any]:
         "held": {p: list(cards) for p, cards in adv.held.items() if cards},
         "direction": "clockwise" if adv.direction == 1 else "counterclockwise",
         "decks": {"level": len(adv.level_deck), "ba_oossee": len(adv.ba_deck)},
+        "level_available": _level_available(adv),  # a Level card can be drawn (the played ones reshuffle)
         "choice": (
             {
                 "player": choice.player,

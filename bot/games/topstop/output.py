@@ -65,7 +65,7 @@ def _round_view(state: TopStopState, viewer: str | None) -> dict[str, Any]:
     }
     if state.phase == WRITING:
         # Others' words stay hidden until writing closes: only who submitted and how many words.
-        shown["submitted"] = {p: len(words) for p, words in current.submissions.items()}
+        shown["submitted"] = {p: sum(1 for w in words if w) for p, words in current.submissions.items()}
         if viewer is not None and viewer in current.submissions:
             shown["your_words"] = list(current.submissions[viewer])
     elif current.revealed:
