@@ -399,3 +399,25 @@ def test_the_chance_rng_draws_exactly_what_random_with_that_seed_draws():
             plain.random(),
             plain.sample(range(50), 4),
         ]
+
+
+async def test_setup_known_only_at_the_start_is_stored_with_the_game(env):
+    manager, store, clock, path = env
+    record = await manager.open_lobby(1, 10, "race", "ann", {"target": 10})
+    await manager.join(record.id, "bob")
+    result = await manager.start_game(record.id, "ann", {"first_player": "bob"})
+    assert result.session.setup == {"first_player": "bob"}
+    assert (await manager.view(record.id, None))["players"][0] == "bob"
+    await manager.close()
+    await store.close()
+
+    store2 = await Store.open(path)
+    manager2 = SessionManager(store2, {"race": RaceGame()}, clock=clock)
+    try:
+        await manager2.start()
+        restored = await manager2.session(record.id)
+        assert restored.setup == {"first_player": "bob"}  # a replay deals the same game
+        assert (await manager2.view(record.id, None))["players"][0] == "bob"
+    finally:
+        await manager2.close()
+        await store2.close()
