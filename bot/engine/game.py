@@ -83,6 +83,29 @@ class UsedWord:
     lemma_key: str
 
 
+@dataclass(frozen=True)
+class WordRuling:
+    """A table's vote on a word's dictionary verdict: the server remembers it for later games in its language
+    (`word` as the rules compare words: case-folded)."""
+
+    word: str
+    valid: bool
+
+
+def checked_server_words(data: object) -> dict[str, dict[str, Any]]:
+    """Setup `server_words`: {word: {"valid": bool, "day": "YYYY-MM-DD", ...}}, words as the rules compare them
+    (normalised, case-folded)."""
+    if not isinstance(data, Mapping) or not all(
+        isinstance(word, str)
+        and isinstance(entry, Mapping)
+        and isinstance(entry.get("valid"), bool)
+        and isinstance(entry.get("day"), str)
+        for word, entry in data.items()
+    ):
+        raise BadAction("engine.server_words")
+    return {word: {"valid": entry["valid"], "day": entry["day"]} for word, entry in data.items()}
+
+
 @dataclass
 class Applied:
     """The result of one step: the new state, public events, private events per player, words to record."""
@@ -91,6 +114,7 @@ class Applied:
     events: list[Event] = field(default_factory=list)
     used_words: list[UsedWord] = field(default_factory=list)
     private: dict[str, list[Event]] = field(default_factory=dict)
+    rulings: list[WordRuling] = field(default_factory=list)
 
     def tell(self, player: str, event: Event) -> None:
         """An event only `player` may see (their rack, their words)."""

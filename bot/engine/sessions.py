@@ -27,8 +27,8 @@ from bot.engine.game import Action, Applied, Event, Game, Outcome, Timer, new_se
 from bot.engine.timers import TimerWheel
 from bot.i18n import N_
 from bot.store import ActionRecord, ChannelTaken, ResultRow, SessionRecord, Store, UsedWordRecord
-from bot.store.database import Unit
-from bot.store.repositories import Sessions, encode
+from bot.store.database import Statement, Unit
+from bot.store.repositories import ServerWords, Sessions, encode
 
 log = logging.getLogger(__name__)
 
@@ -241,6 +241,13 @@ class SessionManager:
             if len(record.players) < game.min_players:
                 raise BadAction("engine.too_few_players", count=game.min_players)
             full_setup = {**record.setup, **(setup or {})}
+            if getattr(game, "server_dictionary", False) and "server_words" not in full_setup:
+                # The server's own dictionary, as it stands now, goes with the game: a replay judges alike.
+                language = record.options.get("language")
+                if isinstance(language, str):
+                    full_setup["server_words"] = await self.store.server_words.snapshot(
+                        record.guild_id, language
+                    )
             state = game.new_game(record.options, record.players, full_setup, random.Random(record.seed))
             timers = self._merge_timers({}, game.timers(state))
             now = self.clock()
@@ -326,6 +333,7 @@ class SessionManager:
                 session_id, record.version, interaction_id, player, complete, _log_events(applied), now
             ),
             used_words=[UsedWordRecord(w.round, w.player, w.word, w.lemma_key) for w in applied.used_words],
+            extra=_ruling_statements(record, applied, now),
             results=_result_rows(outcome) if outcome else None,
             outcome_meta=_outcome_meta(outcome) if outcome else None,
         )
@@ -577,6 +585,17 @@ def _with_names(params: dict[str, object], record: SessionRecord) -> dict[str, o
         key: record.names.get(value) or value if isinstance(value, str) and value in record.players else value
         for key, value in params.items()
     }
+
+
+def _ruling_statements(record: SessionRecord, applied: Applied, now: float) -> list[Statement]:
+    """The table's votes on words, remembered by the server in the game's language, in the action's unit."""
+    language = record.options.get("language")
+    if not applied.rulings or not isinstance(language, str):
+        return []
+    return [
+        ServerWords.ruling_statement(record.guild_id, language, ruling.word, ruling.valid, now, record.id)
+        for ruling in applied.rulings
+    ]
 
 
 def _log_events(applied: Applied) -> list[Event]:

@@ -17,6 +17,8 @@ from bot.store.repositories import (
     Profiles,
     ResultRow,
     Results,
+    ServerWord,
+    ServerWords,
     SessionRecord,
     Sessions,
     UsedWordRecord,
@@ -33,6 +35,7 @@ __all__ = [
     "Profile",
     "ResultRow",
     "SchemaTooNew",
+    "ServerWord",
     "SessionRecord",
     "StaleWrite",
     "Store",
@@ -55,6 +58,7 @@ class Store:
         self.results = Results(db)
         self.profiles = Profiles(db)
         self.guild_settings = GuildSettings(db)
+        self.server_words = ServerWords(db)
         self.meta = Meta(db)
 
     @classmethod

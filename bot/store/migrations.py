@@ -139,4 +139,18 @@ MIGRATIONS: list[str] = [
     ALTER TABLE results ADD COLUMN team_result TEXT;
     ALTER TABLE results ADD COLUMN team_rating INTEGER;
     """,
+    # 4: each server's own dictionary: words its tables accepted or refused by vote, or its admins set
+    """
+    CREATE TABLE server_words (
+        guild_id    INTEGER NOT NULL,
+        language    TEXT NOT NULL,
+        word        TEXT NOT NULL,
+        valid       INTEGER NOT NULL,
+        source      TEXT NOT NULL CHECK (source IN ('vote', 'admin')),
+        decided_at  REAL NOT NULL,
+        decided_by  TEXT,
+        session_id  INTEGER,
+        PRIMARY KEY (guild_id, language, word)
+    ) WITHOUT ROWID;
+    """,
 ]

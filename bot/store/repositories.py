@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -268,6 +269,7 @@ class Sessions:
         used_words: list[UsedWordRecord],
         results: list[ResultRow] | None,
         outcome_meta: dict[str, Any] | None,
+        extra: list[Statement] | None = None,
     ) -> list[Statement]:
         """One applied action: the log, the used words, the snapshot, the timers, the results. The snapshot
         and version move forward only from the version this step was made on."""
@@ -302,6 +304,7 @@ class Sessions:
             )
             for w in used_words
         ]
+        unit += extra or []
         unit += [
             Statement("DELETE FROM timers WHERE session_id = ? AND key = ?", (record.id, key))
             for key in timers_removed
@@ -653,6 +656,104 @@ class Profiles:
             " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language, updated_at = excluded.updated_at",
             (user_id, language, now),
         )
+
+
+@dataclass(frozen=True)
+class ServerWord:
+    """One word of a server's own dictionary."""
+
+    word: str
+    valid: bool
+    source: str  # "vote" (a table's vote) or "admin" (/dictionary add)
+    decided_at: float
+    decided_by: str | None
+    session_id: int | None
+
+    @property
+    def day(self) -> str:
+        """The day it was decided (UTC), as the verdict shows it."""
+        return time.strftime("%Y-%m-%d", time.gmtime(self.decided_at))
+
+
+class ServerWords:
+    """Each server's dictionary, per language: it overrides the spellcheck dictionary in later games."""
+
+    # Most words a game takes along (its setup holds them, so that a replay judges alike).
+    SNAPSHOT_LIMIT = 5000
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    @staticmethod
+    def ruling_statement(
+        guild_id: int, language: str, word: str, valid: bool, now: float, session_id: int | None
+    ) -> Statement:
+        """A table's vote, written in the same transaction as the action that closed it; a later vote
+        overturns an earlier one, and an admin's entry too."""
+        return Statement(
+            "INSERT INTO server_words (guild_id, language, word, valid, source, decided_at, session_id)"
+            " VALUES (?, ?, ?, ?, 'vote', ?, ?) ON CONFLICT (guild_id, language, word) DO UPDATE SET"
+            " valid = excluded.valid, source = 'vote', decided_at = excluded.decided_at, decided_by = NULL,"
+            " session_id = excluded.session_id",
+            (guild_id, language, word, int(valid), now, session_id),
+        )
+
+    async def set(
+        self, tx: Transaction, guild_id: int, language: str, word: str, valid: bool, by: str, now: float
+    ) -> None:
+        await tx.execute(
+            "INSERT INTO server_words (guild_id, language, word, valid, source, decided_at, decided_by)"
+            " VALUES (?, ?, ?, ?, 'admin', ?, ?) ON CONFLICT (guild_id, language, word) DO UPDATE SET"
+            " valid = excluded.valid, source = 'admin', decided_at = excluded.decided_at,"
+            " decided_by = excluded.decided_by, session_id = NULL",
+            (guild_id, language, word, int(valid), now, by),
+        )
+
+    async def remove(self, tx: Transaction, guild_id: int, language: str, word: str) -> bool:
+        """Forget a word (the spellcheck dictionary judges it again); False if the server had no entry."""
+        key = (guild_id, language, word)
+        where = "guild_id = ? AND language = ? AND word = ?"
+        if await tx.fetch_one(f"SELECT 1 FROM server_words WHERE {where}", key) is None:
+            return False
+        await tx.execute(f"DELETE FROM server_words WHERE {where}", key)
+        return True
+
+    async def list(
+        self, guild_id: int, language: str, *, prefix: str = "", offset: int = 0, limit: int = 5000
+    ) -> list[ServerWord]:
+        """The server's words in a language, alphabetically (those starting with `prefix`)."""
+        rows = await self._db.fetch_all(
+            "SELECT * FROM server_words WHERE guild_id = ? AND language = ? AND word >= ? AND word < ?"
+            " ORDER BY word LIMIT ? OFFSET ?",
+            (guild_id, language, prefix, prefix + "\U0010ffff", limit, offset),
+        )
+        return [_server_word(row) for row in rows]
+
+    async def count(self, guild_id: int, language: str) -> int:
+        row = await self._db.fetch_one(
+            "SELECT COUNT(*) AS n FROM server_words WHERE guild_id = ? AND language = ?", (guild_id, language)
+        )
+        return int(row["n"]) if row else 0
+
+    async def snapshot(self, guild_id: int, language: str) -> dict[str, dict[str, Any]]:
+        """What a new game takes along: the most recent SNAPSHOT_LIMIT words, with their verdict and day."""
+        rows = await self._db.fetch_all(
+            "SELECT * FROM server_words WHERE guild_id = ? AND language = ? ORDER BY decided_at DESC LIMIT ?",
+            (guild_id, language, self.SNAPSHOT_LIMIT),
+        )
+        words = (_server_word(row) for row in rows)
+        return {w.word: {"valid": w.valid, "day": w.day} for w in words}
+
+
+def _server_word(row: Any) -> ServerWord:
+    return ServerWord(
+        row["word"],
+        bool(row["valid"]),
+        row["source"],
+        row["decided_at"],
+        row["decided_by"],
+        row["session_id"],
+    )
 
 
 class GuildSettings:

@@ -265,12 +265,7 @@ class TopStopTable:
         revealed = list(round_record["words"])
         for player in revealed + [p for p in round_record["players"] if p not in round_record["words"]]:
             entries = round_record["words"].get(player, [])
-            words = [
-                _shown(entry["word"], clip)
-                if entry["valid"]
-                else f"~~{_shown(entry['word'], clip)}~~ *{self.reason(entry['reason'])}*"
-                for entry in entries
-            ] or [self.t("topstop.table.no_words")]
+            words = [self._judged(entry, clip) for entry in entries] or [self.t("topstop.table.no_words")]
             penalty = round_record.get("penalties", {}).get(player, 0)
             if penalty:
                 words.append(self.t("topstop.table.stop_penalty", n=penalty))
@@ -298,6 +293,19 @@ class TopStopTable:
         scores = N_("topstop.table.scores_before") if points is None else N_("topstop.table.scores")
         embed.add_field(name=t(scores, self.lang), value=self._scores(record, view), inline=False)
         return embed
+
+    def _judged(self, entry: dict[str, Any], clip: int | None) -> str:
+        """A revealed word: plain if it counts, struck with its reason if not; a verdict this server's
+        dictionary gave (a vote in an earlier game) says so, with the day of that vote."""
+        word = _shown(entry["word"], clip)
+        ruled = entry.get("ruled")
+        if entry["valid"]:
+            accepted = self.t("topstop.reason.server_accepted", day=ruled)
+            return f"{word} *{accepted}*" if ruled else word
+        reason = self.reason(entry["reason"])
+        if ruled and entry["reason"] == "voted_out":
+            reason = self.t("topstop.reason.server_refused", day=ruled)
+        return f"~~{word}~~ *{reason}*"
 
     def _scores(self, record: SessionRecord, view: dict[str, Any]) -> str:
         ordered = sorted(view["scores"].items(), key=lambda item: -item[1])

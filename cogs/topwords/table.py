@@ -88,7 +88,7 @@ def judged_words(lang: Lang, words: Iterable[dict[str, Any]]) -> str:
     shown = []
     for word in words:
         reason = word.get("reason")
-        why = f" ({reason_text(reason, lang=lang)})" if reason else ""
+        why = f" ({reason_text(reason, lang=lang, day=word.get('day'))})" if reason else ""
         shown.append(f"**{word['word']}**{why}")
     return ", ".join(shown)
 

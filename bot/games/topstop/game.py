@@ -18,7 +18,18 @@ from bot.engine.errors import (
     StaleAction,
     WrongPhase,
 )
-from bot.engine.game import JSON, STALE_MESSAGE, Action, Applied, Event, Outcome, Timer, UsedWord
+from bot.engine.game import (
+    JSON,
+    STALE_MESSAGE,
+    Action,
+    Applied,
+    Event,
+    Outcome,
+    Timer,
+    UsedWord,
+    WordRuling,
+    checked_server_words,
+)
 from bot.engine.votes import cast, everyone_voted
 from bot.games.topstop import advanced
 from bot.games.topstop.judging import Lexicon, WordsService, judge_lists
@@ -65,6 +76,7 @@ class _Step:
     events: list[Event] = field(default_factory=list)
     used_words: list[UsedWord] = field(default_factory=list)
     private: list[tuple[str, Event]] = field(default_factory=list)  # (player, event) for that player only
+    rulings: list[WordRuling] = field(default_factory=list)  # votes the server's dictionary remembers
 
 
 Handler = Callable[[TopStopState, Action, _Step], None]
@@ -74,6 +86,7 @@ class TopStop:
     """The rules object the engine drives; `words` is the bot.words service."""
 
     name = "topstop"
+    server_dictionary = True  # a new game takes the server's own dictionary along (setup `server_words`)
     min_players = 2
     max_players = 12
 
@@ -108,7 +121,7 @@ class TopStop:
     ) -> TopStopState:
         seats = _check_players(players, self.min_players, self.max_players)
         opts = self._options(options, len(seats))
-        unknown = set(setup) - {"first_player"} - advanced.SETUP_KEYS
+        unknown = set(setup) - {"first_player", "server_words"} - advanced.SETUP_KEYS
         if unknown:
             raise BadAction("topstop.unknown_setup", keys=", ".join(sorted(unknown)))
         if opts.mode != "advanced":
@@ -120,6 +133,7 @@ class TopStop:
             scores={p: 0 for p in seats},
             penalties={p: 0 for p in seats},
             advanced=advanced.new_cards(seats, setup, rng) if opts.mode == "advanced" else None,
+            server_words=checked_server_words(setup.get("server_words", {})),
         )
         first = setup.get("first_player")
         if first is None:
@@ -196,7 +210,7 @@ class TopStop:
                 raise BadAction("engine.needs_player", action=name)
             _check_seated(state, player)
             self._player_actions[name](new, action, result)
-        applied = Applied(new, result.events, result.used_words)
+        applied = Applied(new, result.events, result.used_words, rulings=result.rulings)
         for who, event in result.private:
             applied.tell(who, event)
         return applied
@@ -640,7 +654,7 @@ class TopStop:
         self._player_actions[act["do"]](state, act, step)
 
     def _lexicon(self, state: TopStopState) -> Lexicon:
-        return Lexicon(self.words, state.options.language, state.options.check_words)
+        return Lexicon(self.words, state.options.language, state.options.check_words, state.server_words)
 
     def _parse_words(self, state: TopStopState, words: Any, player: str) -> list[str]:
         limit = state.options.words if state.advanced is None else advanced.words_for(state, player)
@@ -845,13 +859,22 @@ def _respin_if_unanimous(state: TopStopState, step: _Step) -> None:
     step.events.append({"type": "respin", "round": current.number, "spinner": current.spinner})
 
 
+# The verdicts a vote overrules for the server's dictionary: the word is or is not a word (not a matter of
+# this round: a common word, a duplicate, a wrong letter or a Level's rule is not the dictionary's).
+DICTIONARY_VERDICTS = frozenset({None, "not_a_word", "proper_noun", "abbreviation", "voted_out"})
+
+
 def _close_dispute(state: TopStopState, step: _Step) -> None:
     current = state.round
     dispute = current.dispute
     assert dispute is not None
     # Majority of votes cast decides; a tie keeps the bot's verdict.
+    verdict = current.lists[dispute.owner][dispute.index].reason
     entry = _change_entry(current, dispute.owner, dispute.index, vote=dispute.decision)
     accept, reject = dispute.tally
+    if dispute.decision is not None and verdict in DICTIONARY_VERDICTS and state.options.check_words:
+        # A vote on the dictionary's verdict: the server remembers it for its later games.
+        step.rulings.append(WordRuling(entry.word, dispute.decision))
     current.disputes.append(dispute)
     current.dispute = None
     step.events.append(

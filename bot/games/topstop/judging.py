@@ -34,10 +34,22 @@ class Lexicon:
     """The words service for one table's language; without a service (only with `check_words` off) a
     plain stand-in that normalises and compares letters but knows no dictionary and no variants."""
 
-    def __init__(self, service: WordsService | None, language: str, check_words: bool) -> None:
+    def __init__(
+        self,
+        service: WordsService | None,
+        language: str,
+        check_words: bool,
+        server_words: Mapping[str, Mapping[str, object]] | None = None,
+    ) -> None:
         self.service = service
         self.language = language
         self.check_words = check_words
+        self.server_words = server_words or {}
+
+    def ruled(self, word: str) -> str | None:
+        """The day this server's own dictionary decided `word`, if it did (it overrides the spellchecker)."""
+        entry = self.server_words.get(word) if self.check_words else None
+        return str(entry["day"]) if entry is not None else None
 
     def normalise(self, word: str) -> str:
         if self.service is not None:
@@ -68,7 +80,12 @@ class Lexicon:
         if not word.isalpha():
             return "not_a_word"
         dictionary_reason = None
-        if self.check_words:
+        server = self.server_words.get(word) if self.check_words else None
+        if server is not None:
+            # A vote in an earlier game on this server decided the word: not the spellchecker.
+            if not server["valid"]:
+                return "voted_out"
+        elif self.check_words:
             assert self.service is not None  # new_game refuses check_words without a service
             verdict = self.service.check(word, self.language)
             if not verdict.valid:
@@ -90,7 +107,13 @@ def judge_lists(
     """Every word of every list with the first reason it is crossed out (RULES-NOTES order), or None."""
     entries = {
         player: [
-            Entry(word=w, lemmas=sorted(lexicon.lemmas(w)), lemma_key=lexicon.lemma_key(w), reason=None)
+            Entry(
+                word=w,
+                lemmas=sorted(lexicon.lemmas(w)),
+                lemma_key=lexicon.lemma_key(w),
+                reason=None,
+                ruled=lexicon.ruled(w),
+            )
             for w in words
         ]
         for player, words in lists.items()

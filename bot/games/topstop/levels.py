@@ -109,7 +109,13 @@ def judge_level_lists(
             entries[player].append(
                 (
                     slot,
-                    Entry(word=word, lemmas=sorted(lemmas), lemma_key=lexicon.lemma_key(word), reason=None),
+                    Entry(
+                        word=word,
+                        lemmas=sorted(lemmas),
+                        lemma_key=lexicon.lemma_key(word),
+                        reason=None,
+                        ruled=lexicon.ruled(word),
+                    ),
                 )
             )
     used_before = set(earlier_lemmas)

@@ -77,12 +77,15 @@ def _round_view(state: TopStopState, viewer: str | None) -> dict[str, Any]:
 
 
 def _entry(entry: Entry) -> dict[str, Any]:
-    return {
+    shown = {
         "word": entry.word,
         "valid": entry.valid,
         "reason": entry.final_reason,
         "disputed": entry.disputed,
     }
+    if entry.ruled is not None:
+        shown["ruled"] = entry.ruled  # decided by this server's vote on that day
+    return shown
 
 
 def _dispute_view(current: Round, dispute: Dispute, viewer: str | None) -> dict[str, Any]:
@@ -129,13 +132,19 @@ def _record(current: Round) -> dict[str, Any]:
         "respun": list(current.respun),
         "points": dict(current.points) if current.points is not None else None,
         "penalties": penalties,
-        "words": {
-            p: [{"word": e.word, "valid": e.valid, "reason": e.final_reason} for e in es]
-            for p, es in current.lists.items()
-        },
+        "words": {p: [_history_entry(e) for e in es] for p, es in current.lists.items()},
         "disputes": [_closed_dispute(current, d) for d in current.disputes],
         **(round_record(current) if current.cards is not None else {}),
     }
+
+
+def _history_entry(entry: Entry) -> dict[str, Any]:
+    """A revealed word in the round's record; `ruled`: the day the server's dictionary decided it (unless
+    this table disputed it again: then its own vote decided)."""
+    record: dict[str, Any] = {"word": entry.word, "valid": entry.valid, "reason": entry.final_reason}
+    if entry.ruled is not None and not entry.disputed:
+        record["ruled"] = entry.ruled
+    return record
 
 
 def _lowest_tie(spins: dict[str, str]) -> list[str]:

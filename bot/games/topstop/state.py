@@ -70,6 +70,7 @@ class Entry:
     reason: str | None  # the bot's verdict: None when valid, else the first rule the word breaks
     disputed: bool = False
     vote: bool | None = None  # a dispute's decision: True accepted, False crossed out, None no majority
+    ruled: str | None = None  # the day this server's dictionary decided the word (a vote in an earlier game)
 
     @property
     def final_reason(self) -> str | None:
@@ -147,6 +148,8 @@ class TopStopState:
     winners: list[str] = field(default_factory=list)
     end_reason: str | None = None
     advanced: Advanced | None = None  # Advanced game: decks, Level cards held, the Level in force
+    # The server's own dictionary as it stood at the start (word -> {"valid", "day"}): never changed after.
+    server_words: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def seated(self) -> list[str]:
@@ -177,6 +180,7 @@ def load_state(data: dict[str, Any]) -> TopStopState:
         winners=list(data["winners"]),
         end_reason=data["end_reason"],
         advanced=load_advanced(data["advanced"]) if data.get("advanced") is not None else None,
+        server_words=dict(data.get("server_words") or {}),
     )
 
 

@@ -23,7 +23,17 @@ from bot.engine.errors import (
     StaleAction,
     WrongPhase,
 )
-from bot.engine.game import JSON, Action, Applied, Event, Outcome, Timer, UsedWord
+from bot.engine.game import (
+    JSON,
+    Action,
+    Applied,
+    Event,
+    Outcome,
+    Timer,
+    UsedWord,
+    WordRuling,
+    checked_server_words,
+)
 from bot.engine.votes import cast, decision, everyone_voted
 from bot.games.topwords.messages import RuleBroken, said_reason
 from bot.games.topwords.rules import (
@@ -86,6 +96,7 @@ class TopWords:
     """The pure rules of TopWords (seeds/topwords-spielregel-de.txt, RULES-NOTES.md)."""
 
     name = "topwords"
+    server_dictionary = True  # a new game takes the server's own dictionary along (setup `server_words`)
     min_players = 2  # "für 2 - 4 Spieler"
     max_players = 4
     action_names = ACTIONS
@@ -138,7 +149,7 @@ class TopWords:
         players = list(players)
         if not self.min_players <= len(players) <= self.max_players or len(set(players)) != len(players):
             raise BadAction("topwords.refusal.player_count", low=self.min_players, high=self.max_players)
-        unknown = set(setup) - {"first_player", "racks", "bag", "board"}
+        unknown = set(setup) - {"first_player", "racks", "bag", "board", "server_words"}
         if unknown:
             raise BadAction("topwords.refusal.setup_keys", keys=", ".join(sorted(unknown)))
         # The state is built here, so changing its own fresh lists and dicts in place is safe.
@@ -193,6 +204,7 @@ class TopWords:
             racks[player] = rack
         state.racks, state.bag = racks, bag
         state.turn = players.index(state.first_player)
+        state.server_words = checked_server_words(setup.get("server_words", {}))
         return state
 
     # ------------------------------------------------------------------ the Game contract
@@ -464,8 +476,9 @@ class TopWords:
             for word in scored.words:
                 valid, reason, spelling = self._judge(s, word.letters)
                 if not valid:
+                    day = s.server_words.get(word.letters.casefold(), {}).get("day")
                     raise RuleBroken(
-                        "topwords.rule.invalid_word", word=word.letters, reason=said_reason(reason)
+                        "topwords.rule.invalid_word", word=word.letters, reason=said_reason(reason, day)
                     )
                 spellings[word.letters] = spelling
         return scored, spellings
@@ -493,6 +506,9 @@ class TopWords:
             return allowed, None if allowed else "voted_out", word
         if not s.options.check_words or self.words is None:
             return True, None, word
+        ruled = s.server_words.get(word.casefold())
+        if ruled is not None:  # a vote in an earlier game on this server
+            return ruled["valid"], None if ruled["valid"] else "server_refused", word
         return self._verdict(word, s.options.language)
 
     def _ask_dictionary(self, word: str, lang: str) -> tuple[bool, str | None, str]:
@@ -782,7 +798,7 @@ class TopWords:
             if not bad:
                 raise RuleBroken("topwords.rule.nothing_to_dispute", why=Text("topwords.why.all_allowed"))
             tiles = [[r, c, letter] for r, c, letter in scored.tiles]
-            words = [{"word": w, "reason": r} for w, r in bad]
+            words = [_refused(state, w, r) for w, r in bad]
             vote = {"kind": "allow_move", "of": player, "tiles": tiles, "words": words}
         else:
             blocked = self._disputable(state, player)
@@ -901,8 +917,10 @@ class TopWords:
         refused: list[dict[str, Any]] = []
         if verdict is not None:
             allowed = verdict
-            # The table's ruling holds for the rest of the game.
+            # The table's ruling holds for the rest of the game, and the server remembers it for later ones.
             s.overrides = {**s.overrides, **dict.fromkeys(words, allowed)}
+            if s.options.check_words:
+                applied.rulings += [WordRuling(word.casefold(), allowed) for word in words]
             refused = [{"word": w, "reason": "voted_out"} for w in words]
         elif kind == "take_back" and s.options.mode == "challenge":
             for word in words:
@@ -950,6 +968,14 @@ class TopWords:
                 "winners": _winners(s),
             }
         )
+
+
+def _refused(s: State, word: str, reason: str | None) -> dict[str, Any]:
+    """A refused word for a vote's record; a refusal by the server's dictionary names the day of its vote."""
+    refused: dict[str, Any] = {"word": word, "reason": reason}
+    if reason == "server_refused":
+        refused["day"] = s.server_words.get(word.casefold(), {}).get("day")
+    return refused
 
 
 def _restoring(s: State, player: str) -> bool:

@@ -17,19 +17,23 @@ REASONS: dict[str, str] = {
     "abbreviation": N_("dictionary.reason.abbreviation"),
     "voted_out": N_("dictionary.reason.voted_out"),
 }
+SERVER_REFUSED = N_("dictionary.reason.server_refused")  # with the day of the server's vote
 
 RULE_PREFIX = "topwords.rule."
 
 
-def said_reason(code: str | None) -> Text | str:
-    """A words-service reason code as a text parameter; an unknown code is shown as it is."""
+def said_reason(code: str | None, day: str | None = None) -> Text | str:
+    """A words-service reason code as a text parameter (a server's refusal says the day of its vote); an
+    unknown code is shown as it is."""
     key = REASONS.get(code or "not_a_word")
+    if code == "server_refused":
+        return Text(SERVER_REFUSED, day=day or "?")
     return Text(key) if key else str(code)
 
 
-def reason_text(code: str | None, lang: str = "en") -> str:
+def reason_text(code: str | None, lang: str = "en", day: str | None = None) -> str:
     """A short text for a words-service reason code, in `lang`."""
-    said = said_reason(code)
+    said = said_reason(code, day)
     return said.render(lang) if isinstance(said, Text) else said
 
 

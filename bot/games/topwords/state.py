@@ -47,6 +47,8 @@ class State:
     taken_back: dict[str, Any] | None = None  # the move just taken back, until its player acts again
     vote: dict[str, Any] | None = None  # the open dispute
     overrides: dict[str, bool] = field(default_factory=dict)  # words the table voted on: allowed or not
+    # The server's own dictionary as it stood at the start (case-folded word -> {"valid", "day"}).
+    server_words: dict[str, dict[str, Any]] = field(default_factory=dict)
     ending: str | None = None  # challenge mode: why the game ends once the final window closes
     end_reason: str | None = None  # out | passes | no_words
     penalties: dict[str, int] = field(default_factory=dict)
