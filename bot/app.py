@@ -27,7 +27,7 @@ from bot.ui.vote import VoteService
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.general", "cogs.topstop", "cogs.topwords")
+EXTENSIONS = ("cogs.general", "cogs.dictionary", "cogs.topstop", "cogs.topwords")
 
 # What the bot needs in a channel: read it, post and edit its messages, embeds, pictures, threads.
 PERMISSIONS = discord.Permissions(

@@ -15,6 +15,7 @@ from bot.config import LANGUAGES
 from bot.engine.errors import BadAction, NotAPlayer
 from bot.games import GAME_TITLES
 from bot.i18n import N_, Text, language_of, t
+from bot.ui.access import manages_server
 from bot.ui.embeds import mention
 from bot.ui.replies import reply_private
 from bot.ui.translator import command_text
@@ -154,8 +155,7 @@ class General(commands.Cog):
     ) -> None:
         assert interaction.guild_id is not None
         # Discord hides the command from others by default, but a server may change that: check here too.
-        permissions = getattr(interaction.user, "guild_permissions", None)
-        if not (permissions and permissions.manage_guild):
+        if not manages_server(interaction):
             raise NotAPlayer("general.settings.not_allowed")
         if language.value not in LANGUAGES:
             raise BadAction("general.settings.bad_language")

@@ -28,6 +28,7 @@ from bot.engine.votes import VoteResult
 from bot.i18n import LANGUAGES, N_, language_of, t
 from bot.store import SessionRecord, VoteRecord
 from bot.ui import components
+from bot.ui.access import manages_server
 from bot.ui.codec import Arg
 from bot.ui.components import Click
 from bot.ui.embeds import mention, player_list, relative_time
@@ -212,8 +213,7 @@ class TableCog(commands.Cog):
         """The host, or a member allowed to manage the server (checked here, not only by Discord)."""
         if str(interaction.user.id) == host_id:
             return True
-        permissions = getattr(interaction.user, "guild_permissions", None)
-        return bool(permissions and permissions.manage_guild)
+        return manages_server(interaction)
 
     async def host_of(self, record: SessionRecord) -> str:
         """The rules' host when they name one (the first seat still playing), else the lobby's host."""

@@ -258,6 +258,20 @@ class Player:
         record = await self._fake.send_interaction(self.user, 2, data, channel_id=channel_id)
         return await self._answered(record, f"{self.name} running /{command}", wait, within)
 
+    async def autocomplete(self, command: str, /, option: str, typed: str, **others: Any) -> Reply:
+        """Types `typed` into `option` of "/group sub …" (with the other options given): the bot's choices."""
+        data = self.table.build_command(command, {**others, option: typed}, user=self.user)
+        options = data["options"]
+        while options and options[0].get("type") in (_SUBCOMMAND, _GROUP):
+            options = options[0]["options"]
+        for given in options:
+            if given["name"] == option:
+                given["focused"] = True
+        record = await self._fake.send_interaction(
+            self.user, 4, data, channel_id=self.table.channel_id_of(None)
+        )
+        return await self._answered(record, f"{self.name} typing in /{command} {option}", True, None)
+
     async def click(
         self, message: Message | Reply, label: str, *, wait: bool = True, within: float | None = None
     ) -> Reply:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from topwords_helpers import EXAMPLES, SIEB, StubWords, Table, examples_table
+from typing import Any
+
+from topwords_helpers import EXAMPLE_SETUP, EXAMPLES, SIEB, StubWords, Table, examples_table
 
 from bot.engine.errors import BadAction, GameOver, IllegalMove, WrongPhase
-from bot.engine.game import Timer, UsedWord
+from bot.engine.game import Timer, UsedWord, WordRuling
 
 BAD_RAT = StubWords({"RAT": "not_a_word"})
 
@@ -270,3 +272,47 @@ def test_the_final_window_allows_a_dispute_and_returns_to_it():
     assert table.state.phase == "final_challenge"
     table.do("close_challenge")
     assert table.output()["end_reason"] == "out"
+
+
+def server_table(server_words: dict[str, Any], **kwargs: Any) -> Table:
+    """The examples table with the server's own dictionary taken along at the start."""
+    table = Table(
+        setup={
+            **EXAMPLE_SETUP,
+            "racks": {**EXAMPLE_SETUP["racks"], "cat": "RTEOKHP"},
+            "server_words": server_words,
+        },
+        players=("ann", "bob", "cat"),
+        **kwargs,
+    )
+    table.place("ann", SIEB)
+    return table
+
+
+def test_a_word_the_server_accepted_needs_no_dictionary() -> None:
+    table = server_table(
+        {"baum": {"valid": True, "day": "2026-11-20"}}, words=StubWords({"BAUM": "not_a_word"})
+    )
+    table.place("bob", EXAMPLES[0])
+    assert table.state.history[-1]["words"][0]["word"] == "BAUM"
+
+
+def test_a_word_the_server_refused_is_refused_with_the_day_of_its_vote() -> None:
+    table = server_table({"baum": {"valid": False, "day": "2026-11-21"}}, words=StubWords())
+    refused = table.refuses(IllegalMove, "place", "bob", tiles=EXAMPLES[0])
+    assert refused.code == "invalid_word" and "refused by this server's vote on 2026-11-21" in refused.message
+    table.do("dispute", "bob", tiles=EXAMPLES[0])  # a later vote may overturn it, and is remembered
+    table.do("vote", "ann", accept=True)
+    assert table.do("vote", "cat", accept=True).rulings == [WordRuling("baum", True)]
+    assert table.state.history[-1]["words"][0]["word"] == "BAUM"
+
+
+def test_a_decided_vote_is_remembered_a_tie_is_not() -> None:
+    table = examples_table(words=StubWords(), players=("ann", "bob", "cat"))
+    table.place("bob", EXAMPLES[0])
+    table.do("dispute", "cat", word="baum")
+    assert table.do("vote", "ann", accept=False).rulings == [WordRuling("baum", False)]
+    tied = examples_table(words=StubWords({"BAUM": "not_a_word"}), players=("ann", "bob", "cat"))
+    tied.do("dispute", "bob", tiles=EXAMPLES[0])
+    tied.do("vote", "ann", accept=True)
+    assert tied.do("vote", "cat", accept=False).rulings == []
