@@ -3,7 +3,7 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-APT_PACKAGES := libenchant-2-2 hunspell-en-us hunspell-en-gb hunspell-fr hunspell-de-de-frami
+APT_PACKAGES := libenchant-2-2 hunspell-en-us hunspell-en-gb hunspell-fr hunspell-de-de-frami hunspell-tools
 STAMP := $(VENV)/.installed
 
 .PHONY: run test setup system-packages lint clean bench i18n
@@ -25,7 +25,9 @@ lint: setup
 bench: setup
 	@status=0; for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || status=1; done; exit $$status
 
+# The precomputed word tables (bot/words/precomputed.py): built once, rebuilt when a dictionary changes.
 setup: system-packages $(STAMP)
+	$(BIN)/python -m bot.words build
 
 # After adding or renaming a text key in the code: extract every key, add the new ones (empty) to each
 # language's catalogue, drop the unused ones and compile (bot/i18n/__main__.py); then fill in the texts.
@@ -51,4 +53,4 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .cache

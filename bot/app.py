@@ -153,11 +153,18 @@ class TopBot(commands.Bot):
         await reply_error(interaction, unwrap(error))
 
     async def _warm_words(self) -> None:
-        """Load every dictionary and lemmatizer in a thread now, not on the event loop at a round's end."""
+        """Open the precomputed word tables, then load every dictionary and lemmatizer, in a thread now,
+        not on the event loop at a round's end."""
+        started = time.perf_counter()
+        for language in self.words.languages:
+            if await asyncio.to_thread(self.words.table, language) is None:
+                log.warning(
+                    "no word table for %s: run `python -m bot.words build` (words are slower)", language
+                )
+        log.info("word tables open in %.2f s", time.perf_counter() - started)
         for language in self.words.languages:
             started = time.perf_counter()
-            await asyncio.to_thread(self.words.check, "warm", language)
-            await asyncio.to_thread(self.words.lemmas, "warming", language)
+            await asyncio.to_thread(self.words.warm, language)
             log.info("words for %s ready in %.1f s", language, time.perf_counter() - started)
         # Everything loaded so far lives as long as the bot: no full collection need walk it again.
         monitor.freeze_long_lived()

@@ -1,10 +1,12 @@
-"""Command line: `python -m bot.words check|same|category --lang LANG WORD…`, one JSON object per line."""
+"""Command line: `python -m bot.words check|same|category --lang LANG WORD…`, one JSON object per line;
+`python -m bot.words build` builds the precomputed word tables."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+import time
 from typing import NoReturn
 
 from bot.words.data import CATEGORIES, LANGUAGES, NAME_COUNTRIES
@@ -24,6 +26,9 @@ def _parser() -> _Parser:
     check = sub.add_parser("check", help="is each word valid, and if not why")
     check.add_argument("--tiles", action="store_true", help="read words as TopWords tiles (SS may be ß)")
     same = sub.add_parser("same", help="are the words of each pair forms of one word (variants)")
+    build = sub.add_parser("build", help="build the precomputed word tables (skips those up to date)")
+    build.add_argument("--lang", action="append", choices=LANGUAGES, help="only these languages")
+    build.add_argument("--force", action="store_true", help="rebuild even if up to date")
     category = sub.add_parser("category", help="is each word in a Level VII category list")
     category.add_argument("--category", required=True, choices=CATEGORIES)
     category.add_argument("--country", choices=NAME_COUNTRIES, help="table country for first_names")
@@ -41,6 +46,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("same needs pairs of words: an even number of WORD")
     ws = WordService()
     out = sys.stdout
+    if args.command == "build":
+        for lang in args.lang or LANGUAGES:
+            if ws.table(lang) is not None and not args.force:
+                out.write(f"{lang}: up to date ({ws.tables_dir / lang}.sqlite)\n")
+                continue
+            started = time.perf_counter()
+            count = ws.build_table(lang)
+            out.write(f"{lang}: {count:,} forms in {time.perf_counter() - started:.1f} s\n")
+        return 0
     if args.command == "check":
         for word in args.words:
             v = ws.check_tiles(word, args.lang) if args.tiles else ws.check(word, args.lang)

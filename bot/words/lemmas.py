@@ -42,9 +42,13 @@ class HunspellStems:
         self.tag = tag
         self._lock = threading.Lock()
         self._dictionary: Any = None
+        # While the word tables are built: the stems of every form, from the expanded dictionary.
+        self.expanded: dict[str, set[str]] | None = None
 
     def stems(self, word: str) -> set[str]:
         """Every dictionary stem that the affix rules turn into word (écrit → écrire, folle → fou)."""
+        if self.expanded is not None and word.islower():
+            return set(self.expanded.get(word, ()))
         with self._lock:
             if self._dictionary is None:
                 from spylls.hunspell import Dictionary
@@ -98,11 +102,11 @@ class FrenchLemmatizer(Lemmatizer):
 
     def __init__(self, irregular: dict[str, frozenset[str]], stems: HunspellStems) -> None:
         super().__init__("fr", irregular)
-        self._stems = stems
+        self.stems = stems
 
     def _lemmas(self, spelling: str) -> set[str]:
         low = spelling.lower()
-        return {_simplemma(low, "fr"), *(s for s in self._stems.stems(low) if s.isalpha())}
+        return {_simplemma(low, "fr"), *(s for s in self.stems.stems(low) if s.isalpha())}
 
 
 class GermanLemmatizer(Lemmatizer):

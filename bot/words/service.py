@@ -10,6 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
+from bot.words import precomputed
 from bot.words.checkers import CaseChecker, GermanChecker, GermanData, LanguageChecker
 from bot.words.data import (
     CATEGORIES,
@@ -61,14 +62,17 @@ class WordService:
 
     languages: tuple[str, ...] = LANGUAGES
 
-    def __init__(self, dictionaries: Path | None = None) -> None:
+    def __init__(self, dictionaries: Path | None = None, tables: Path | None = None) -> None:
         self.root = dictionaries or DEFAULT_DIR
+        self.tables_dir = tables or precomputed.default_dir()
         self._lock = threading.RLock()
         self._common: CommonLists | None = None
         self._countries: frozenset[str] | None = None
         self._languages: dict[str, _Language] = {}
         self._spellers: dict[str, Speller] = {}
+        self._tables: dict[str, precomputed.Table | None] = {}
         self._cached_lemmas = lru_cache(maxsize=_CACHE_SIZE)(self._lemmas)
+        self._rows: dict[tuple[str, str], precomputed.Row | None] = {}  # the tables' answers seen lately
 
     # -- loading ---------------------------------------------------------------------------------
 
@@ -119,12 +123,89 @@ class WordService:
             lemmatizer = GermanLemmatizer(irregular, data.noun_lemmas, lists.verbs.keys)
         elif lang == "fr":
             checker = CaseChecker(lists, speller)
-            lemmatizer = FrenchLemmatizer(irregular, HunspellStems(SPELLERS["fr"][0]))
+            stems = HunspellStems(SPELLERS["fr"][0])
+            if self.table(lang) is not None:
+                # The table holds every form the affix rules make, with its stems: a word it lacks has none,
+                # so the rules never need running backwards at play time.
+                stems.expanded = {}
+            lemmatizer = FrenchLemmatizer(irregular, stems)
         else:
             checker = CaseChecker(lists, speller)
             lemmatizer = EnglishLemmatizer("en", irregular)
         log.info("loaded words for %s", lang)
         return _Language(checker, lemmatizer)
+
+    # -- the precomputed tables (bot/words/precomputed.py) ---------------------------------------
+
+    def table(self, lang: str) -> precomputed.Table | None:
+        """The language's precomputed table, if one was built for these dictionaries and lists."""
+        if lang in self._tables:
+            return self._tables[lang]
+        with self._lock:
+            if lang not in self._tables:
+                stamp = precomputed.fingerprint(SPELLERS[self._language(lang)], self.root)
+                self._tables[lang] = precomputed.Table.open(self.tables_dir / f"{lang}.sqlite", stamp)
+            return self._tables[lang]
+
+    def _row(self, word: str, lang: str) -> precomputed.Row | None:
+        key = (word, lang)
+        try:
+            return self._rows[key]
+        except KeyError:
+            pass
+        table = self.table(lang)
+        row = table.get(word) if table is not None else None
+        self._remember(key, row)
+        return row
+
+    def _remember(self, key: tuple[str, str], row: precomputed.Row | None) -> None:
+        if len(self._rows) >= _CACHE_SIZE:
+            self._rows.clear()  # a round's words are asked together: recent ones matter, old ones not
+        self._rows[key] = row
+
+    def prefetch(self, words: list[str], lang: str) -> None:
+        """Look these words up in one go (a round's lists, before they are judged word by word)."""
+        table = self.table(lang)
+        if table is None:
+            return
+        wanted = [w for w in dict.fromkeys(words) if (w, lang) not in self._rows]
+        found = table.get_many(wanted)
+        for word in wanted:
+            self._remember((word, lang), found.get(word))
+
+    def build_table(self, lang: str) -> int:
+        """Expand the language's dictionaries and judge every form with the live checker: its table."""
+        forms: dict[str, set[str]] = {}
+        for tag in SPELLERS[self._language(lang)]:
+            for form, stems in precomputed.expand(tag).items():
+                forms.setdefault(form, set()).update(stems)
+        lemmatizer = self._get(lang).lemmatizer
+        before = lemmatizer.stems.expanded if isinstance(lemmatizer, FrenchLemmatizer) else None
+        if isinstance(lemmatizer, FrenchLemmatizer):
+            lemmatizer.stems.expanded = forms  # the affix rules' answers, without running them backwards
+        try:
+
+            def judge(form: str) -> tuple[str | None, str, frozenset[str]]:
+                lemmas, key = self._lemmas(form, lang)
+                return self._checker(lang).analyse(form).reason, key, lemmas
+
+            stamp = precomputed.fingerprint(SPELLERS[lang], self.root)
+            count = precomputed.build(self.tables_dir / f"{lang}.sqlite", sorted(forms), judge, stamp)
+        finally:
+            if isinstance(lemmatizer, FrenchLemmatizer):
+                lemmatizer.stems.expanded = before
+        with self._lock:
+            self._tables.pop(lang, None)
+            self._rows.clear()
+        return count
+
+    def warm(self, lang: str) -> None:
+        """Load what a word the table lacks needs (the checker, its lists, the lemmatizers), so that no
+        player's word waits for it."""
+        self.table(lang)
+        language = self._get(lang)
+        language.checker.analyse("warming")
+        language.lemmatizer.lemmas(("warming",))
 
     # -- the API ---------------------------------------------------------------------------------
 
@@ -134,6 +215,9 @@ class WordService:
 
     def check(self, word: str, lang: str) -> Verdict:
         """Is word a valid word of lang, and if not why (not_a_word, proper_noun, abbreviation)."""
+        row = self._row(word, lang)
+        if row is not None:
+            return Verdict(word, row.reason is None, row.reason)
         analysis = self._checker(lang).analyse(word)
         return Verdict(word, analysis.reason is None, analysis.reason)
 
@@ -141,10 +225,13 @@ class WordService:
         """TopWords: an ALL-CAPS tile string, case fixed before checking and SS allowed to stand for ß."""
         # The case is fixed inside every checker (never check ALL-CAPS as typed); lower-casing here
         # also keeps tiles from being read as a mixed-case abbreviation.
-        analysis = self._checker(lang).analyse(tiles.strip().lower())
-        return Verdict(tiles, analysis.reason is None, analysis.reason)
+        verdict = self.check(tiles.strip().lower(), lang)
+        return Verdict(tiles, verdict.valid, verdict.reason)
 
     def _lemmas(self, word: str, lang: str) -> tuple[frozenset[str], str]:
+        row = self._row(word, lang)
+        if row is not None:
+            return frozenset(row.lemmas.split(" ")), row.lemma_key
         language = self._get(lang)
         w = unicodedata.normalize("NFC", word.strip())
         spellings = language.checker.analyse(w).spellings
@@ -161,6 +248,9 @@ class WordService:
 
     def lemma_key(self, word: str, lang: str) -> str:
         """One canonical lemma for storage: the word when it is a lemma itself, else its smallest lemma."""
+        row = self._row(word, lang)
+        if row is not None:
+            return row.lemma_key
         return self._cached_lemmas(word, lang)[1]
 
     def same_word(self, a: str, b: str, lang: str) -> bool:

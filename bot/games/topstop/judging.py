@@ -51,6 +51,12 @@ class Lexicon:
         entry = self.server_words.get(word) if self.check_words else None
         return str(entry["day"]) if entry is not None else None
 
+    def prefetch(self, words: Iterable[str]) -> None:
+        """Let the service look a round's words up together, before they are judged one by one."""
+        prefetch = getattr(self.service, "prefetch", None)
+        if prefetch is not None:
+            prefetch([w for w in words if w], self.language)
+
     def normalise(self, word: str) -> str:
         if self.service is not None:
             return self.service.normalise(word)
@@ -105,6 +111,7 @@ def judge_lists(
     lexicon: Lexicon,
 ) -> dict[str, list[Entry]]:
     """Every word of every list with the first reason it is crossed out (RULES-NOTES order), or None."""
+    lexicon.prefetch(w for words in lists.values() for w in words)
     entries = {
         player: [
             Entry(

@@ -97,6 +97,7 @@ def judge_level_lists(
     """
     service = _category_words(lexicon)
     names = service is not None and rule.level == "VII" and rule.category == "first_names"
+    lexicon.prefetch(w for words in lists.values() for w in words)
     slots = {p: [(i + 1, w) for i, w in enumerate(words) if w] for p, words in lists.items()}
     entries: dict[str, list[tuple[int, Entry]]] = {}
     for player, written in slots.items():

@@ -1,0 +1,55 @@
+"""The precomputed word tables answer exactly as the live checker and lemmatizers do, for the forms they
+hold; any other word still goes to the live checker; a table built for other dictionaries is not used."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.words import WordService, precomputed
+from bot.words.service import SPELLERS
+
+FORMS = {
+    "en": ["went", "go", "going", "paris", "etc", "china", "peter", "cats", "better", "ozquaxe"],
+    "fr": ["écrit", "écrire", "folle", "fou", "blanche", "maison", "paris", "etc", "allé", "ozquaxe"],
+    "de": ["häuser", "haus", "gespielt", "spielen", "masse", "kiel", "nix", "berlin", "ozquaxe", "ging"],
+}
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> WordService:
+    return WordService(tables=tmp_path_factory.mktemp("no-tables"))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
+def test_a_table_answers_as_the_live_service(live: WordService, tmp_path: Path, lang: str) -> None:
+    def judge(form: str) -> tuple[str | None, str, frozenset[str]]:
+        return live.check(form, lang).reason, live.lemma_key(form, lang), live.lemmas(form, lang)
+
+    stamp = precomputed.fingerprint(SPELLERS[lang], live.root)
+    assert precomputed.build(tmp_path / f"{lang}.sqlite", FORMS[lang], judge, stamp) == len(FORMS[lang])
+    tabled = WordService(tables=tmp_path)
+    assert tabled.table(lang) is not None
+    for form in FORMS[lang]:
+        assert tabled.check(form, lang) == live.check(form, lang), form
+        assert tabled.lemmas(form, lang) == live.lemmas(form, lang), form
+        assert tabled.lemma_key(form, lang) == live.lemma_key(form, lang), form
+    # Not in the table: the live checker answers (a capitalised word, a word the table was not built with).
+    for other in ("Paris", "zebra", "Haus"):
+        assert tabled.check(other, lang) == live.check(other, lang)
+
+
+def test_a_table_of_other_dictionaries_is_not_used(live: WordService, tmp_path: Path) -> None:
+    precomputed.build(
+        tmp_path / "en.sqlite", ["ozquaxe"], lambda form: (None, form, frozenset({form})), "old"
+    )
+    stale = WordService(tables=tmp_path)
+    assert stale.table("en") is None
+    assert stale.check("ozquaxe", "en").reason == "not_a_word"  # the live checker, not the stale table
+
+
+def test_the_french_expansion_knows_each_forms_stems() -> None:
+    forms = precomputed.expand("fr")
+    assert "écrire" in forms["écrit"] and "fou" in forms["folle"] and "blanc" in forms["blanche"]
+    assert all(form.isalpha() and form == form.lower() for form in list(forms)[:1000])
