@@ -162,12 +162,12 @@ class TopBot(commands.Bot):
                     "no word table for %s: run `python -m bot.words build` (words are slower)", language
                 )
         log.info("word tables open in %.2f s", time.perf_counter() - started)
-        for language in self.words.languages:
-            started = time.perf_counter()
-            await asyncio.to_thread(self.words.warm, language)
-            log.info("words for %s ready in %.1f s", language, time.perf_counter() - started)
-        # Everything loaded so far lives as long as the bot: no full collection need walk it again.
-        monitor.freeze_long_lived()
+        # Everything loaded now lives as long as the bot: no collection walks it, during the load or after.
+        with monitor.loading_long_lived():
+            for language in self.words.languages:
+                started = time.perf_counter()
+                await asyncio.to_thread(self.words.warm, language)
+                log.info("words for %s ready in %.1f s", language, time.perf_counter() - started)
 
     async def _sweep_idle_sessions(self) -> None:
         while True:

@@ -11,6 +11,7 @@ import pytest
 
 from bot.engine.sessions import SessionManager
 from bot.games.topstop import TopStop
+from bot.replay import export_session, run_scenario
 from bot.store import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "topstop"))
@@ -22,6 +23,7 @@ async def manager(tmp_path):
     store = await Store.open(tmp_path / "bot.db")
     rules = TopStop(StubWords(unknown={"blorf"}))
     manager = SessionManager(store, {"topstop": rules}, clock=lambda: 1_795_000_000.0)
+    manager.db_path = tmp_path / "bot.db"  # type: ignore[attr-defined]
     await manager.start()
     yield manager
     await manager.close()
@@ -66,6 +68,12 @@ async def test_a_word_voted_valid_is_accepted_in_the_next_game_on_that_server_on
         "reason": None,
         "ruled": "2026-11-18",
     }
+
+    # `--session` exports the game with the server's words it took along: the replay judges alike.
+    exported = await export_session(again, str(manager.db_path))
+    assert exported["setup"]["server_words"] == {"blorf": {"valid": True, "day": "2026-11-18"}}
+    replayed = run_scenario(exported)
+    assert replayed["history"][0]["words"]["ann"][0]["ruled"] == "2026-11-18"
 
     elsewhere = await game(manager, guild=2, channel=20)
     assert (await blorf_round(manager, elsewhere))["reason"] == "not_a_word"
