@@ -48,6 +48,7 @@ VOTE_RESULTS = {
 EMBED_LIMIT = 6000  # characters in all of a message's embeds
 # Room the review phase needs under the reveal for its Review or Vote field.
 REVIEW_FIELD_ROOM = 400
+CARDS_FIELD_ROOM = 1100  # the advanced game's Cards field: at most 1024 characters and its name
 # A new table message starts with each of these, so the channel keeps one message per round and reveal.
 NEW_MESSAGE_EVENTS = frozenset({"round_started", "writing_closed", "finished"})
 # Discord's limit (LIMITS.md) on a select option's label; its value `owner|word` always fits.
@@ -194,7 +195,9 @@ class TopStopTable:
                 lines.append(self.t("topstop.table.respin_asked", n=asked, total=seated))
             embed.description = "\n".join(lines)
         elif phase == "review":
-            embed = self.reveal_embed(record, view["history"][-1], view, room=REVIEW_FIELD_ROOM)
+            # Room for the Review or Vote field, and in an advanced game for the Cards field.
+            room = REVIEW_FIELD_ROOM + (CARDS_FIELD_ROOM if view.get("cards") else 0)
+            embed = self.reveal_embed(record, view["history"][-1], view, room=room)
             dispute = current.get("dispute")
             if dispute:
                 deadline = self.deadline(record, "vote")

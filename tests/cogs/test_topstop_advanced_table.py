@@ -124,3 +124,21 @@ async def test_ten_words_make_two_pages_and_level_x_labels_each_slot() -> None:
     six = words_modal(7, "E", 5, [], 2, "fr", level="VI")
     assert six.custom_id == "topstop:7:words:2" and six.title == "Vos mots en E"
     assert six.children[0].placeholder == "un mot finissant par E"  # type: ignore[attr-defined]
+
+
+async def test_twelve_players_of_the_advanced_game_fit_discords_limits_with_the_cards_field() -> None:
+    players = [f"player{i:02d}" for i in range(12)]
+    names = {p: f"{'W' * 28}{i:04d}" for i, p in enumerate(players)}
+    table = Table(players, names=names, mode="advanced")
+    table.act(players[0], do="spin", letter="P")
+    table.write({p: [f"p{i}{j}*_~`|" + "*" * 30 for j in range(5)] for i, p in enumerate(players)})
+    table.act(None, do="end_writing")
+    for i in range(3):
+        table.act(players[i + 1], do="dispute", of=players[i], word=f"p{i}0*_~`|" + "*" * 30)
+        for voter in players:
+            if voter != players[i + 1]:
+                table.act(voter, do="vote", accept=True)
+    table.act(players[5], do="dispute", of=players[4], word="p40*_~`|" + "*" * 30)
+    embed = table.embed()  # the largest review there is, and the Level in force below it
+    within_limits(embed)
+    assert t("topstop.cards.no_level", "en") in field(embed, "🃏 Cards")
