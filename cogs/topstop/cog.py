@@ -43,6 +43,12 @@ PAGE = codec.number("page", 1, 2, optional=True)  # the writing form's page (rou
 # /topstop new's bounds, checked here too: Discord's client enforces them, a crafted request may not.
 NEW_BOUNDS = {"target": (5, 500), "writing_time": (20, 900), "grace": (1, 120)}
 DISPUTE_MENUS = 5  # at most 5 menus of 25 words: one message's worth of components
+MODE_NAMES = {"base": N_("topstop.cmd.mode.base"), "advanced": N_("topstop.cmd.mode.advanced")}
+OPTION_TEXTS = {
+    "target": N_("topstop.lobby.target"),
+    "writing_time": N_("topstop.lobby.writing_time"),
+    "grace": N_("topstop.lobby.grace"),
+}
 
 
 class TopStopCog(TableCog, name="Top Stop"):
@@ -126,6 +132,15 @@ class TopStopCog(TableCog, name="Top Stop"):
             if profile is not None and profile.birth_month and profile.birth_day:
                 birthdays[player] = f"{profile.birth_month:02d}-{profile.birth_day:02d}"
         return {"birthdays": birthdays} if birthdays else {}
+
+    def describe_options(self, options: dict[str, Any], lang: str) -> str:
+        """The lobby's options as players read them: "English · Base game · target 50"."""
+        parts = [t(LANGUAGE_NAMES.get(options.get("language", "en"), LANGUAGE_NAMES["en"]), lang)]
+        parts.append(t(MODE_NAMES.get(options.get("mode", "base"), MODE_NAMES["base"]), lang))
+        for name, key in OPTION_TEXTS.items():
+            if options.get(name) is not None:
+                parts.append(t(key, lang, n=options[name]))
+        return " · ".join(parts)
 
     # -- the table --------------------------------------------------------------------------------------
 

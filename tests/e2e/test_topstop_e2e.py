@@ -223,7 +223,7 @@ async def test_three_players_play_two_rounds_with_a_duplicate_disputes_and_votes
     )
     alice, bob, carol = game.players
     lobby = table.channel_messages()[0]
-    assert "target: 5" in lobby.text and "language: en" in lobby.text
+    assert "English · Base game · target 5" in lobby.text
 
     # Round one: the spinner spins, the letter and the writing countdown show for everyone.
     board = await game.first_spin()
@@ -430,8 +430,7 @@ async def test_players_leave_and_the_game_goes_on_while_two_remain(product_bot: 
     )
     alice, bob, carol, erin = game.players
     assert (
-        "grace: 5" in table.channel_messages()[0].text
-        and "writing_time: 90" in table.channel_messages()[0].text
+        "grace 5 s" in table.channel_messages()[0].text and "writing 90 s" in table.channel_messages()[0].text
     )
     busy = await bob.slash("topstop new")
     assert busy.ephemeral and "A game is already open in this channel" in busy.text
@@ -602,7 +601,7 @@ async def test_a_new_game_takes_the_servers_language_and_refuses_a_zero_grace(
     assert settled.ephemeral and "in French" in settled.text
     bob = table.user("bob")
     lobby = (await alice.slash("topstop new")).message  # no language given
-    assert lobby is not None and "language: fr" in lobby.text
+    assert lobby is not None and "français · Jeu de base" in lobby.text
     by_action = {b["custom_id"].split(":")[2]: b["custom_id"] for b in lobby.buttons}
     await bob.click(lobby, by_action["join"])  # the lobby speaks French: clicked by custom_id
     await alice.click(lobby, by_action["start"])
