@@ -43,11 +43,15 @@ class Row(NamedTuple):
 
 
 def default_dir() -> Path:
-    """Where the tables live: WORDS_CACHE_DIR, else .cache/words in the project."""
+    """Where the tables live: WORDS_CACHE_DIR, else .cache/words in the project (a source checkout), else
+    the user's cache directory (an installed package)."""
     configured = os.environ.get("WORDS_CACHE_DIR")
     if configured:
         return Path(configured)
-    return Path(__file__).resolve().parents[2] / ".cache" / "words"
+    project = Path(__file__).resolve().parents[2]
+    if (project / "pyproject.toml").exists():
+        return project / ".cache" / "words"
+    return Path.home() / ".cache" / "top-games-bot" / "words"
 
 
 def fingerprint(tags: Iterable[str], lists_dir: Path) -> str:
