@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.config import LANGUAGES
 from bot.engine.errors import BadAction, NotAPlayer
 from bot.i18n import N_, Text, language_of, t
-from bot.store import ServerWord
+from bot.store import ServerWord, ServerWords
 from bot.ui.access import manages_server
 from bot.ui.embeds import mention
 from bot.ui.replies import reply_private
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 PAGE_SIZE = 20  # entries a page of /dictionary list shows
 MAX_WORD_LENGTH = 40  # as the games' words
-MAX_WORDS = 5000  # entries per server and language (a game takes this many along)
+MAX_WORDS = ServerWords.SNAPSHOT_LIMIT  # entries per server and language: what a game takes along
 
 
 def checked_word(text: str) -> str:
@@ -68,13 +68,15 @@ class Dictionary(commands.Cog):
         """The server and language, if the user may manage the server (checked here, not only by Discord)."""
         if interaction.guild_id is None or not manages_server(interaction):
             raise NotAPlayer("dictionary.not_allowed")
-        if language is None:
-            language = await self.bot.store.guild_settings.language(
-                interaction.guild_id, self.bot.settings.default_language
-            )
-        if language not in LANGUAGES:
+        if language is not None and language not in LANGUAGES:
             raise BadAction("general.settings.bad_language")
-        return interaction.guild_id, language
+        return interaction.guild_id, await self._language(interaction.guild_id, language)
+
+    async def _language(self, guild_id: int, chosen: str | None) -> str:
+        """The language chosen, else the server's own."""
+        if chosen in LANGUAGES:
+            return str(chosen)
+        return await self.bot.store.guild_settings.language(guild_id, self.bot.settings.default_language)
 
     @group.command(name="list", description=command_text("dictionary.cmd.list"))
     @app_commands.describe(
@@ -122,8 +124,8 @@ class Dictionary(commands.Cog):
         guild, lang = await self._allowed(interaction, language.value if language else None)
         key = checked_word(word)
         store = self.bot.store
-        known = {e.word for e in await store.server_words.list(guild, lang, prefix=key, limit=1)}
-        if key not in known and await store.server_words.count(guild, lang) >= MAX_WORDS:
+        full = await store.server_words.count(guild, lang) >= MAX_WORDS
+        if full and await store.server_words.get(guild, lang, key) is None:
             raise BadAction("dictionary.full", limit=MAX_WORDS)
         async with store.transaction() as tx:
             await store.server_words.set(tx, guild, lang, key, valid, str(interaction.user.id), time.time())
@@ -160,12 +162,7 @@ class Dictionary(commands.Cog):
         """The server's words starting with what is typed (in the language chosen, or the server's)."""
         if interaction.guild_id is None or not manages_server(interaction):
             return []
-        chosen = getattr(interaction.namespace, "language", None)
-        lang = chosen if chosen in LANGUAGES else None
-        if lang is None:
-            lang = await self.bot.store.guild_settings.language(
-                interaction.guild_id, self.bot.settings.default_language
-            )
+        lang = await self._language(interaction.guild_id, getattr(interaction.namespace, "language", None))
         entries = await self.bot.store.server_words.list(
             interaction.guild_id, lang, prefix=normalise(current), limit=25
         )

@@ -6,8 +6,6 @@ The text lives in the message catalogue (bot/i18n): `message` is the English tex
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from bot.i18n import t
 
 
@@ -25,12 +23,8 @@ class GameError(Exception):
     def message(self) -> str:
         return t(self.key, "en", **self.params)
 
-    def text(self, lang: str, *, show_player: Callable[[str], str] | None = None) -> str:
-        """The text in `lang`; a parameter named `player` (a seat id) is shown by `show_player` if given."""
-        params = self.params
-        if show_player is not None and isinstance(params.get("player"), str):
-            params = {**params, "player": show_player(str(params["player"]))}
-        return t(self.key, lang, **params)
+    def text(self, lang: str) -> str:
+        return t(self.key, lang, **self.params)
 
     def __str__(self) -> str:
         return self.message

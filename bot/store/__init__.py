@@ -36,6 +36,7 @@ __all__ = [
     "ResultRow",
     "SchemaTooNew",
     "ServerWord",
+    "ServerWords",
     "SessionRecord",
     "StaleWrite",
     "Store",

@@ -729,6 +729,13 @@ class ServerWords:
         )
         return [_server_word(row) for row in rows]
 
+    async def get(self, guild_id: int, language: str, word: str) -> ServerWord | None:
+        row = await self._db.fetch_one(
+            "SELECT * FROM server_words WHERE guild_id = ? AND language = ? AND word = ?",
+            (guild_id, language, word),
+        )
+        return _server_word(row) if row is not None else None
+
     async def count(self, guild_id: int, language: str) -> int:
         row = await self._db.fetch_one(
             "SELECT COUNT(*) AS n FROM server_words WHERE guild_id = ? AND language = ?", (guild_id, language)

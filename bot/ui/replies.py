@@ -12,7 +12,6 @@ import discord
 
 from bot.engine.errors import GameError
 from bot.i18n import language_of, t
-from bot.ui.embeds import mention
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +45,7 @@ async def reply_error(interaction: discord.Interaction[Any], error: BaseExceptio
     generic apology."""
     lang = language_of(interaction.locale)
     if isinstance(error, GameError):
-        message = f"⚠️ {error.text(lang, show_player=mention)}"
+        message = f"⚠️ {error.text(lang)}"
     else:
         log.error("unexpected error in an interaction", exc_info=error)
         message = "⚠️ " + t("ui.unexpected", lang)

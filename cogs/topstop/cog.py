@@ -272,7 +272,7 @@ class TopStopCog(TableCog, name="Top Stop"):
     @button("the_draw", ROUND)
     async def on_the_draw(self, click: Click) -> None:
         """The spinner's Draw, privately: a Level card first or not, then the Ba Oossee card."""
-        await self.seated(click.interaction, click.session_id)
+        record = await self.seated(click.interaction, click.session_id)
         view = await self.bot.sessions.view(click.session_id, click.player)
         check_round(click.args.get("round"), view)
         table_cards = view.get("cards")
@@ -281,7 +281,7 @@ class TopStopCog(TableCog, name="Top Stop"):
         if view["phase"] != "draw" or table_cards is None or table_cards["choice"] is not None or decided:
             raise WrongPhase("topstop.adv.not_drawing")
         if click.player != current["spinner"]:
-            raise NotYourTurn("topstop.adv.not_your_draw", player=current["spinner"])
+            raise NotYourTurn("topstop.adv.not_your_draw", player=record.name(current["spinner"]))
         text, items = cards.draw_prompt(click.session_id, view, self.user_lang(click.interaction))
         await reply_private(click.interaction, text, view=components.view_of(*items))
 
@@ -300,7 +300,7 @@ class TopStopCog(TableCog, name="Top Stop"):
         if choice is None:
             raise WrongPhase("topstop.adv.nothing_to_choose")
         if click.player != choice["player"]:
-            raise NotYourTurn("topstop.adv.not_your_choice", player=choice["player"])
+            raise NotYourTurn("topstop.adv.not_your_choice", player=record.name(choice["player"]))
         lang = self.user_lang(click.interaction)
         text, items = cards.choice_prompt(record, click.session_id, view, lang)
         await reply_private(click.interaction, text, view=components.view_of(*items))

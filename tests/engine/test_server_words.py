@@ -95,3 +95,6 @@ async def test_admin_entries_are_listed_counted_and_removed(manager) -> None:
         assert await store.server_words.remove(tx, 1, "en", "zork") is False
     assert await store.server_words.snapshot(1, "en") == {"blah": {"valid": False, "day": "2026-11-18"}}
     assert (await store.server_words.list(2, "en"))[0].valid is False  # each server its own
+    found = await store.server_words.get(1, "en", "blah")
+    assert found is not None and (found.valid, found.source, found.decided_by) == (False, "admin", "99")
+    assert await store.server_words.get(1, "en", "zork") is None

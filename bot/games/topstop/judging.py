@@ -24,6 +24,7 @@ class WordsService(Protocol):
     def lemmas(self, word: str, lang: str) -> frozenset[str]: ...
     def lemma_key(self, word: str, lang: str) -> str: ...
     def starts_with(self, word: str, letter: str) -> bool: ...
+    def prefetch(self, words: list[str], lang: str) -> None: ...
 
 
 # What bot.words may answer for a word the dictionary refuses; anything else counts as `not_a_word`.
@@ -53,9 +54,8 @@ class Lexicon:
 
     def prefetch(self, words: Iterable[str]) -> None:
         """Let the service look a round's words up together, before they are judged one by one."""
-        prefetch = getattr(self.service, "prefetch", None)
-        if prefetch is not None:
-            prefetch([w for w in words if w], self.language)
+        if self.service is not None:
+            self.service.prefetch([w for w in words if w], self.language)
 
     def normalise(self, word: str) -> str:
         if self.service is not None:

@@ -60,6 +60,9 @@ class StubWords:
     def starts_with(self, word: str, letter: str) -> bool:
         return unicodedata.normalize("NFD", word)[:1].casefold() == letter.casefold()
 
+    def prefetch(self, words: list[str], lang: str) -> None:
+        """Nothing to look up ahead: the vocabulary is in memory."""
+
 
 class Table:
     """One game driven through `step`, as live play and replay drive it."""
