@@ -14,13 +14,16 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import deque
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import aiosqlite  # noqa: E402
 
 from bot.engine.errors import GameError  # noqa: E402
+from bot.engine.game import step  # noqa: E402
 from bot.engine.sessions import SessionManager  # noqa: E402
 from bot.games import make_game  # noqa: E402
 from bot.store import Store  # noqa: E402
@@ -33,6 +36,7 @@ OPEN_LOOP_RATE = 200  # actions/s
 TARGET_P99_MS = 10.0
 TARGET_STARTUP = {10_000: 1.0, 50_000: 3.0}  # seconds to ready
 TARGET_MEMORY_KB = 20.0
+SCRIPT_LENGTH = 8  # actions prepared ahead for each session
 WORDS = ["pear", "plum", "piano", "pepper", "pencil", "parrot", "pillow", "pasta", "puzzle", "pocket"]
 PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON")
 
@@ -62,11 +66,18 @@ async def raw_commits(path: Path, seconds: float = 2.0) -> tuple[float, list[flo
 
 
 class Tables:
-    """The live sessions: half Top Stop in its writing phase, half TopWords."""
+    """The live sessions: half Top Stop in its writing phase, half TopWords.
+
+    Each session has a script: its next actions, prepared before the timed run by applying them with the
+    rules alone (`step`, the engine's own path from a state to the next, from the session's seed and
+    version). Finding a TopWords placement costs as much as applying it: the load generator's work stays out
+    of the figure, and the engine still checks and applies every action it is given.
+    """
 
     def __init__(self, manager: SessionManager) -> None:
         self.manager = manager
         self.ids: list[int] = []
+        self.scripts: dict[int, deque[tuple[str, dict]]] = {}
         self.channel = 0
 
     async def new(self, game: str) -> int:
@@ -90,28 +101,57 @@ class Tables:
             batch = range(start, min(count, start + CONCURRENCY))
             self.ids += await asyncio.gather(*(self.new("topstop" if i % 2 else "topwords") for i in batch))
 
-    async def play_one(self, rng: random.Random) -> bool:
-        """One action on a random session; a finished game is replaced by a new one (not counted)."""
+    async def prepare(self, rng: random.Random, length: int = SCRIPT_LENGTH) -> None:
+        for sid in self.ids:
+            await self.write_script(sid, rng, length)
+
+    async def write_script(self, sid: int, rng: random.Random, length: int) -> None:
+        """The session's next `length` actions (fewer if its game ends), as the engine will apply them."""
+        record = await self.manager.session(sid)
+        state = await self.manager.state(sid)
+        game = self.manager.games[record.game]
+        script: deque[tuple[str, dict]] = deque()
+        for version in range(record.version, record.version + length):
+            player, action = next_action(game, state, record.players, rng)
+            script.append((player, action))
+            _, applied = step(game, state, record.seed, version, {**action, "player": player})
+            state = applied.state
+            if game.outcome(state) is not None:
+                break
+        self.scripts[sid] = script
+
+    async def play_one(self, rng: random.Random) -> float | None:
+        """One action on a random session: the seconds `act()` took, or None when it was not applied (a
+        finished game is replaced by a new one, not counted)."""
         index = rng.randrange(len(self.ids))
         sid = self.ids[index]
-        record = await self.manager.session(sid)
-        if not record.is_open:
-            self.ids[index] = await self.new(record.game)
-            return False
-        state = await self.manager.state(sid)
-        if record.game == "topstop":
-            player = rng.choice(record.players)
-            action = {"do": "submit", "words": rng.sample(WORDS, 5)}
-        else:
-            player = state.players[state.turn]
-            game = self.manager.games["topwords"]
-            options = [a for a in game.legal_actions(state, player) or [] if a["do"] == "place"]
-            action = options[0] if options else {"do": "pass"}
+        script = self.scripts.get(sid)
+        if not script:
+            record = await self.manager.session(sid)
+            if not record.is_open:
+                self.ids[index] = sid = await self.new(record.game)
+            await self.write_script(sid, rng, 1)  # a script ran out: prepared now, inside the figure
+            script = self.scripts[sid]
+            if not script:
+                return None
+        player, action = script.popleft()  # taken in order: the session's lock is taken in the same order
+        start = time.perf_counter()
         try:
             await self.manager.act(sid, player, action)
         except GameError:
-            return False
-        return True
+            self.scripts.pop(sid, None)  # out of step with the session (e.g. its game ended): start again
+            return None
+        return time.perf_counter() - start
+
+
+def next_action(game: Any, state: Any, players: list[str], rng: random.Random) -> tuple[str, dict]:
+    """Top Stop: a random player submits five words; TopWords: the player to move places, or passes."""
+    if game.name == "topstop":
+        return rng.choice(players), {"do": "submit", "words": rng.sample(WORDS, 5)}
+    player = state.players[state.turn]
+    options = [a for a in game.legal_actions(state, player) or [] if a["do"] == "place"]
+    action = options[0] if options else {"do": "pass"}
+    return player, {key: value for key, value in action.items() if key != "player"}
 
 
 async def throughput(tables: Tables, seconds: float) -> tuple[float, list[float]]:
@@ -123,10 +163,10 @@ async def throughput(tables: Tables, seconds: float) -> tuple[float, list[float]
         nonlocal done
         rng = random.Random(seed)
         while time.perf_counter() < end:
-            start = time.perf_counter()
-            if await tables.play_one(rng):
+            took = await tables.play_one(rng)
+            if took is not None:
                 done += 1
-                latencies.append(time.perf_counter() - start)
+                latencies.append(took)
 
     started = time.perf_counter()
     await asyncio.gather(*(worker(i) for i in range(CONCURRENCY)))
@@ -139,9 +179,9 @@ async def open_loop(tables: Tables, rate: float, seconds: float) -> list[float]:
     latencies: list[float] = []
 
     async def one() -> None:
-        start = time.perf_counter()
-        if await tables.play_one(rng):
-            latencies.append(time.perf_counter() - start)
+        took = await tables.play_one(rng)
+        if took is not None:
+            latencies.append(took)
 
     tasks = []
     begin = time.perf_counter()
@@ -229,6 +269,7 @@ async def live_figures(
     per_session = (rss_kb() - before) / LIVE
     row = await store.db.fetch_one("SELECT AVG(LENGTH(snapshot)) FROM sessions")
     snapshot_kb = (row[0] or 0) / 1024
+    await tables.prepare(random.Random(7))
     rate, latencies = await throughput(tables, 6.0)
     share = rate / anchor_rate
     ok = rate >= TARGET_RATE and share >= TARGET_RATE_SHARE

@@ -7,6 +7,7 @@ import gc
 import logging
 import random
 import time
+import weakref
 from collections.abc import Iterator
 
 import pytest
@@ -42,6 +43,35 @@ def test_a_full_collection_during_play_stays_under_20_ms_once_the_dictionaries_a
     gc.collect()
     assert time.perf_counter() - started < 0.020
     assert len(gc.get_objects()) < 100_000
+
+
+class _Node:
+    other: _Node | None = None
+
+
+def test_the_engine_paces_young_collections_and_freezes_their_survivors(frozen: None) -> None:
+    """Actions keep the allocation counter near zero, so the engine starts the young collections itself:
+    cyclic garbage goes at the pace's step, survivors are frozen (out of every later collection)."""
+    collections = monitor.YoungCollections(every=3)
+    was_enabled = gc.isenabled()
+    gc.disable()  # no automatic collection may interfere
+    try:
+        node = _Node()
+        node.other = node  # a cycle: reference counting alone never frees it
+        probe = weakref.ref(node)
+        survivor = _Node()
+        del node
+        frozen_before = gc.get_freeze_count()
+        collections.applied()
+        collections.applied()
+        assert probe() is not None  # not the third action yet
+        collections.applied()
+        assert probe() is None
+        assert gc.get_freeze_count() > frozen_before
+        assert survivor not in gc.get_objects(generation=0)
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _block_the_loop() -> None:

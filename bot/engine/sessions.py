@@ -26,6 +26,7 @@ from bot.engine.errors import (
 from bot.engine.game import Action, Applied, Event, Game, Outcome, Timer, new_seed, step
 from bot.engine.timers import TimerWheel
 from bot.i18n import N_
+from bot.monitor import YoungCollections
 from bot.store import ActionRecord, ChannelTaken, ResultRow, SessionRecord, Store, UsedWordRecord
 from bot.store.database import Statement, Unit
 from bot.store.repositories import ServerWords, Sessions, encode
@@ -96,6 +97,7 @@ class SessionManager:
         self.timers = TimerWheel(clock, self._timer_due)
         self._firing: set[asyncio.Task[None]] = set()
         self._closing = False
+        self._collections = YoungCollections()
 
     # -- life cycle -------------------------------------------------------------------------------
 
@@ -338,19 +340,23 @@ class SessionManager:
             outcome_meta=_outcome_meta(outcome) if outcome else None,
         )
         try:
-            await self._write(session_id, work)
-        except sqlite3.IntegrityError:
-            logged = await self._logged(session_id, interaction_id)
-            if logged is not None:
-                return logged
+            await self.store.db.run(work)  # `_write` spelled out, as above
+        except BaseException as error:
+            self._live.pop(session_id, None)
+            if isinstance(error, sqlite3.IntegrityError):
+                logged = await self._logged(session_id, interaction_id)
+                if logged is not None:
+                    return logged
             raise
         # Committed: memory follows in one step, with no await in between.
         record.version += 1
         record.status = "finished" if outcome else record.status
-        record.timers = timers
         record.updated_at = now
         live.state = applied.state
-        self._arm(record)
+        if timers != record.timers:
+            record.timers = timers
+            self._arm(record)
+        self._collections.applied()
         return ActResult(record, applied.events, private=applied.private)
 
     def _step(self, live: _Live, player: str | None, action: Action) -> tuple[Game, Action, Applied]:

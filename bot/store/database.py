@@ -8,9 +8,8 @@ import logging
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar, overload
+from typing import Any, NamedTuple, TypeVar, overload
 
 import aiosqlite
 
@@ -26,9 +25,9 @@ T = TypeVar("T")
 Work = Callable[[sqlite3.Connection], T]
 
 
-@dataclass(frozen=True)
-class Statement:
-    """One statement of a unit; `one_row`: it must change exactly one row, or the unit fails (StaleWrite)."""
+class Statement(NamedTuple):
+    """One statement of a unit; `one_row`: it must change exactly one row, or the unit fails (StaleWrite).
+    (A tuple: a few are made for every action, and a frozen dataclass costs three times as much to make.)"""
 
     sql: str
     params: tuple[Any, ...]
@@ -112,22 +111,24 @@ class Database:
             await self._connection.close()
 
     @overload
-    async def run(self, work: Work[T]) -> T: ...
+    def run(self, work: Work[T]) -> asyncio.Future[T]: ...
 
     @overload
-    async def run(self, work: list[Statement]) -> None: ...
+    def run(self, work: list[Statement]) -> asyncio.Future[None]: ...
 
-    async def run(self, work: Unit) -> Any:
-        """Run `work` atomically and return once it is committed (durable), or raise what it raised.
+    def run(self, work: Unit) -> asyncio.Future[Any]:
+        """Run `work` atomically: the future is done once it is committed (durable), or raises what it raised.
 
         Group commit: units that arrive while a commit is under way are committed together in the next
         one; one unit's failure undoes only that unit. Nothing is acknowledged before its COMMIT returns.
+        (A plain function that returns the future: a coroutine would be one more frame to resume for every
+        action.)
         """
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending.append((work, future))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush())
-        return await future
+        return future
 
     async def _flush(self) -> None:
         while self._pending:

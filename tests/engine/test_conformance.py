@@ -8,6 +8,8 @@ with the real dictionaries) apply, step after step, an action chosen among every
 seed and version, exactly as live play does. Every reached state and every step is checked:
 
   round_trip   load(dump(s)) == s, also through the JSON text the store keeps; orjson.dumps(s) == dump(s)
+  acyclic      no state holds a reference cycle: a replaced state is freed at once by reference counting,
+               which the engine's paced collections rely on (bot.monitor.YoungCollections)
   no_mutation  neither apply (accepted or refused) nor a query (views, legal actions, timers…) changes s
   refusals     what legal_actions does not offer is refused: another player's action, a system action
                sent by a player, an outsider's action, an action with a stale freshness value
@@ -98,6 +100,7 @@ SUBJECTS = [*GAME_PACKAGES, "race"]
 # -- checks ---------------------------------------------------------------------------------------------
 
 ROUND_TRIP = "round_trip"
+ACYCLIC = "acyclic"
 NO_MUTATION = "no_mutation"
 REFUSALS = "refusals"
 REPLAY = "replay"
@@ -233,6 +236,38 @@ def leaves(
 
 
 WORD = re.compile(r"\w+")
+
+
+def find_cycle(root: Any) -> str | None:
+    """A path from `root` to an object that contains itself (through dataclass fields and containers)."""
+    on_path: set[int] = set()
+    done: set[int] = set()
+
+    def children(value: Any) -> list[tuple[str, Any]]:
+        if is_dataclass(value) and not isinstance(value, type):
+            return [(f".{f.name}", getattr(value, f.name)) for f in fields(value)]
+        if isinstance(value, dict):
+            return [(f"[{key!r}]", item) for key, item in value.items()]
+        if isinstance(value, list | tuple | set | frozenset):
+            return [(f"[{i}]", item) for i, item in enumerate(value)]
+        return []
+
+    def visit(value: Any, path: str) -> str | None:
+        key = id(value)
+        if key in on_path:
+            return path
+        if key in done or isinstance(value, str | int | float | bool | bytes | type(None)):
+            return None
+        on_path.add(key)
+        for part, child in children(value):
+            found = visit(child, path + part)
+            if found is not None:
+                return found
+        on_path.discard(key)
+        done.add(key)
+        return None
+
+    return visit(root, "state")
 
 
 def public_index(value: Any, skip: frozenset[str] = frozenset()) -> dict[str, str]:
@@ -464,6 +499,7 @@ class Playout:
         before = self.snap(state)
         self.unchanged(state)  # takes the deep copy the tries below are compared with
         self.check_round_trip(state)
+        self.check_acyclic(state)
         legal = self.check_legal(state)
         views = self.check_views(state)
         outcome = self.guard(OUTCOME, "outcome(state)", lambda: game.outcome(state))
@@ -491,6 +527,11 @@ class Playout:
             self.fail(OUTCOME, "outcome(state) is None, but no player has a legal action and no timer runs")
             return None
         return legal
+
+    def check_acyclic(self, state: Any) -> None:
+        cycle = find_cycle(state)
+        if cycle is not None:
+            self.fail(ACYCLIC, f"the state refers back to itself: {cycle}")
 
     def check_round_trip(self, state: Any) -> None:
         game = self.game
@@ -1125,6 +1166,21 @@ def test_playouts_start_and_run(reports: Reports, name: str) -> None:
 def test_state_round_trips_through_json(reports: Reports, name: str) -> None:
     """(a) load(dump(s)) == s, also through the stored JSON text; orjson.dumps(s) == dump(s)."""
     assert_clean(reports, name, ROUND_TRIP)
+
+
+def test_find_cycle_finds_a_cycle_and_accepts_shared_parts() -> None:
+    shared = {"letters": ["a", "b"]}
+    assert find_cycle({"one": shared, "two": shared, "rounds": [shared]}) is None
+    looped: dict[str, Any] = {"rounds": [{"number": 1}]}
+    looped["rounds"][0]["back"] = looped
+    assert find_cycle(looped) == "state['rounds'][0]['back']"
+
+
+@subjects
+def test_no_state_holds_a_reference_cycle(reports: Reports, name: str) -> None:
+    """A replaced state is freed by reference counting alone (the engine freezes what survives its paced
+    collections, so a state in a cycle would never be freed)."""
+    assert_clean(reports, name, ACYCLIC)
 
 
 @subjects
