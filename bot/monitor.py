@@ -23,8 +23,15 @@ import threading
 import time
 import traceback
 from collections.abc import Iterator
+from pathlib import Path
 
 log = logging.getLogger(__name__)
+
+
+# While a thread loads the dictionaries (pure-Python decoding that holds the interpreter), the event loop
+# gets the interpreter back after each of its system calls only when the loading thread is made to let go:
+# every 5 ms by default, so one loop turn with a dozen socket calls stalled for 50–150 ms.
+LOADING_SWITCH_INTERVAL = 0.0005
 
 
 @contextlib.contextmanager
@@ -33,13 +40,17 @@ def loading_long_lived() -> Iterator[None]:
 
     A load allocates hundreds of thousands of objects, each batch of which would start a collection that
     walks everything loaded so far while holding the GIL, stopping the event loop for 0.1–0.5 s. After the
-    load every object alive is frozen (kept out of collections) and collecting resumes.
+    load every object alive is frozen (kept out of collections) and collecting resumes. Meanwhile the
+    interpreter switches threads ten times as often (LOADING_SWITCH_INTERVAL).
     """
     was_enabled = gc.isenabled()
     gc.disable()
+    switch_interval = sys.getswitchinterval()
+    sys.setswitchinterval(LOADING_SWITCH_INTERVAL)
     try:
         yield
     finally:
+        sys.setswitchinterval(switch_interval)
         freeze_long_lived()
         if was_enabled:
             gc.enable()
@@ -131,7 +142,19 @@ class StallWatchdog:
                 stalled_since = None
 
     def _loop_stack(self) -> str:
-        frame = sys._current_frames().get(self._loop_thread or 0)
-        if frame is None:
-            return "  (unknown)"
-        return "".join(traceback.format_stack(frame, limit=8))
+        """The loop thread's stack, then where every other thread is: a loop waiting in a system call
+        is often kept from the interpreter by another thread of the process."""
+        frames = sys._current_frames()
+        frame = frames.get(self._loop_thread or 0)
+        text = "".join(traceback.format_stack(frame, limit=8)) if frame is not None else "  (unknown)\n"
+        names = {thread.ident: thread.name for thread in threading.enumerate()}
+        for ident, other in frames.items():
+            if ident in (self._loop_thread, threading.get_ident()):
+                continue
+            where = traceback.extract_stack(other, limit=2)
+            text += (
+                f"  [thread {names.get(ident, ident)}] "
+                + " < ".join(f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in reversed(where))
+                + "\n"
+            )
+        return text.rstrip("\n")
