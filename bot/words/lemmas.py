@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from bot.words import precomputed
 from bot.words.lists import hunspell_file, read_lines
 
 log = logging.getLogger(__name__)
@@ -17,6 +19,61 @@ def _simplemma(word: str, lang: str) -> str:
     import simplemma
 
     return str(simplemma.lemmatize(word, lang=lang))
+
+
+class SimplemmaTable(Mapping[str, str]):
+    """simplemma's dictionary of one language, read from the precomputed word table (written by
+    `python -m bot.words build`) instead of decoded into memory: decoding it held the interpreter for
+    0.3–1.5 s a language while the event loop served players, and kept a million entries in memory."""
+
+    def __init__(self, table: precomputed.Table) -> None:
+        self._table = table
+
+    def get(self, key: str, default: Any = None) -> Any:  # the lookup simplemma makes
+        lemma = self._table.simplemma(key)
+        return lemma if lemma is not None else default
+
+    def __getitem__(self, key: str) -> str:
+        lemma = self._table.simplemma(key)
+        if lemma is None:
+            raise KeyError(key)
+        return lemma
+
+    def __iter__(self) -> Iterator[str]:
+        return self._table.simplemma_forms()
+
+    def __len__(self) -> int:
+        return self._table.simplemma_count()
+
+
+class _TableDictionaries:
+    """simplemma's DictionaryFactory for one language's table."""
+
+    def __init__(self, lang: str, table: precomputed.Table) -> None:
+        self.lang = lang
+        self._dictionary = SimplemmaTable(table)
+
+    def get_dictionary(self, lang: str) -> Mapping[str, str]:
+        if lang != self.lang:
+            raise ValueError(f"this table holds simplemma's {self.lang} dictionary, not {lang}")
+        return self._dictionary
+
+
+def simplemma_with_table(lang: str, table: precomputed.Table) -> Callable[[str], str]:
+    """simplemma's lemma of a word, with its dictionary read from the table (the same answers)."""
+    from simplemma import Lemmatizer as Simplemma
+    from simplemma.strategies import DefaultStrategy
+
+    factory = _TableDictionaries(lang, table)
+    lemmatizer = Simplemma(lemmatization_strategy=DefaultStrategy(dictionary_factory=factory))
+    return lambda word: str(lemmatizer.lemmatize(word, lang))
+
+
+def simplemma_entries(lang: str) -> Iterator[tuple[str, str]]:
+    """Every (form, lemma) of simplemma's shipped dictionary for the language: for the table's build."""
+    from simplemma.strategies.dictionaries import DefaultDictionaryFactory
+
+    yield from DefaultDictionaryFactory(cache_max_size=0).get_dictionary(lang).items()
 
 
 def _lemminflect_lemmas(word: str) -> set[str]:
@@ -67,6 +124,8 @@ class Lemmatizer:
     def __init__(self, lang: str, irregular: dict[str, frozenset[str]]) -> None:
         self.lang = lang
         self.irregular = irregular
+        # simplemma's lemma of a word; the service gives it the table's dictionary when there is one.
+        self.simplemma: Callable[[str], str] = partial(_simplemma, lang=lang)
 
     def lemmas(self, spellings: Iterable[str]) -> tuple[frozenset[str], str]:
         """The lemma set (the spellings and every lemma found for them, lower-cased, ß kept) and its key.
@@ -86,7 +145,7 @@ class Lemmatizer:
         return frozenset(words | found), key
 
     def _lemmas(self, spelling: str) -> set[str]:
-        return {_simplemma(spelling, self.lang)}
+        return {self.simplemma(spelling)}
 
 
 class EnglishLemmatizer(Lemmatizer):
@@ -94,7 +153,7 @@ class EnglishLemmatizer(Lemmatizer):
 
     def _lemmas(self, spelling: str) -> set[str]:
         low = spelling.lower()
-        return {_simplemma(low, "en"), *_lemminflect_lemmas(low)}
+        return {self.simplemma(low), *_lemminflect_lemmas(low)}
 
 
 class FrenchLemmatizer(Lemmatizer):
@@ -106,7 +165,7 @@ class FrenchLemmatizer(Lemmatizer):
 
     def _lemmas(self, spelling: str) -> set[str]:
         low = spelling.lower()
-        return {_simplemma(low, "fr"), *(s for s in self.stems.stems(low) if s.isalpha())}
+        return {self.simplemma(low), *(s for s in self.stems.stems(low) if s.isalpha())}
 
 
 class GermanLemmatizer(Lemmatizer):
@@ -127,7 +186,7 @@ class GermanLemmatizer(Lemmatizer):
         if nouns:
             # german-nouns has the whole declension; simplemma guesses Rinde → Rind, Schale → Schal.
             return set(nouns)
-        out = {_simplemma(spelling, "de")}
+        out = {self.simplemma(spelling)}
         # An infinitive is not a participle: gehören does not come from hören.
         if spelling.islower() and spelling not in self._verbs:
             out |= self._participle_infinitives(spelling)

@@ -23,7 +23,7 @@ import tempfile
 import threading
 import time
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -31,7 +31,7 @@ from bot.words.lists import hunspell_file
 
 log = logging.getLogger(__name__)
 
-BUILD_VERSION = "2"
+BUILD_VERSION = "3"
 SENTINEL = "qqzzsentinelzzqq"  # between dictionary entries, so that each expansion names its stem
 BATCH = 5_000
 
@@ -136,6 +136,18 @@ class Table:
         )
         return Row(*found) if found is not None else None
 
+    def simplemma(self, form: str) -> str | None:
+        """simplemma's lemma of the form, from its dictionary as the build copied it."""
+        found = self._cursor().execute("SELECT lemma FROM simplemma WHERE form = ?", (form,)).fetchone()
+        return found[0] if found is not None else None
+
+    def simplemma_forms(self) -> Iterator[str]:
+        for (form,) in self._connection.execute("SELECT form FROM simplemma"):
+            yield form
+
+    def simplemma_count(self) -> int:
+        return int(self._connection.execute("SELECT COUNT(*) FROM simplemma").fetchone()[0])
+
     def get_many(self, words: list[str]) -> dict[str, Row]:
         """The rows of these words (those the table holds), in one query per hundred words."""
         found: dict[str, Row] = {}
@@ -163,8 +175,15 @@ class Table:
 Judge = Callable[[str], tuple[str | None, str, frozenset[str]]]
 
 
-def build(path: Path, forms: Iterable[str], judge: Judge, stamp: str) -> int:
-    """Write the table of `forms`, each judged by `judge` (the live checker and lemmatizer), atomically."""
+def build(
+    path: Path,
+    forms: Iterable[str],
+    judge: Judge,
+    stamp: str,
+    simplemma: Iterable[tuple[str, str]] = (),
+) -> int:
+    """Write the table of `forms`, each judged by `judge` (the live checker and lemmatizer), atomically;
+    with simplemma's dictionary (form, lemma), read from here at play time instead of decoded at start."""
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(".building")
     partial.unlink(missing_ok=True)
@@ -176,6 +195,10 @@ def build(path: Path, forms: Iterable[str], judge: Judge, stamp: str) -> int:
             " lemmas TEXT NOT NULL) WITHOUT ROWID"
         )
         connection.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        connection.execute(
+            "CREATE TABLE simplemma (form TEXT PRIMARY KEY, lemma TEXT NOT NULL) WITHOUT ROWID"
+        )
+        connection.executemany("INSERT OR REPLACE INTO simplemma VALUES (?, ?)", simplemma)
         batch: list[tuple[str, str | None, str, str]] = []
         for form in forms:
             reason, lemma_key, lemmas = judge(form)

@@ -30,6 +30,8 @@ from bot.words.lemmas import (
     HunspellStems,
     Lemmatizer,
     read_irregular,
+    simplemma_entries,
+    simplemma_with_table,
 )
 from bot.words.lists import DEFAULT_DIR
 from bot.words.spell import Speller
@@ -132,6 +134,9 @@ class WordService:
         else:
             checker = CaseChecker(lists, speller)
             lemmatizer = EnglishLemmatizer("en", irregular)
+        table = self.table(lang)
+        if table is not None:
+            lemmatizer.simplemma = simplemma_with_table(lang, table)
         log.info("loaded words for %s", lang)
         return _Language(checker, lemmatizer)
 
@@ -190,7 +195,9 @@ class WordService:
                 return self._checker(lang).analyse(form).reason, key, lemmas
 
             stamp = precomputed.fingerprint(SPELLERS[lang], self.root)
-            count = precomputed.build(self.tables_dir / f"{lang}.sqlite", sorted(forms), judge, stamp)
+            count = precomputed.build(
+                self.tables_dir / f"{lang}.sqlite", sorted(forms), judge, stamp, simplemma_entries(lang)
+            )
         finally:
             if isinstance(lemmatizer, FrenchLemmatizer):
                 lemmatizer.stems.expanded = before
