@@ -69,10 +69,11 @@ def dotted_abbreviations(tags: tuple[str, ...]) -> frozenset[str]:
 class LanguageChecker:
     """Shared part of the checkers: cache, bad characters, curated overrides, the prefix index."""
 
-    def __init__(self, lists: LanguageLists, speller: Speller) -> None:
+    def __init__(self, lists: LanguageLists, speller: Speller, dotted: frozenset[str] | None = None) -> None:
         self.lists = lists
         self.speller = speller
-        self.dotted = dotted_abbreviations(speller.tags)
+        # From the word table when there is one (see GermanData.name_like on why not scanned at start).
+        self.dotted = dotted if dotted is not None else dotted_abbreviations(speller.tags)
         self.analyse: Callable[[str], Analysis] = lru_cache(maxsize=_CACHE_SIZE)(self._analyse)
         self._prefix_lock = threading.Lock()
         self._prefixes: tuple[str, ...] | None = None
@@ -184,7 +185,7 @@ _MIN_COMPOUND_TAIL = 4
 class GermanData:
     """German noun data derived from german-nouns (Wiktionary) and the hunspell entries' flags."""
 
-    def __init__(self, root: Path, tag: str) -> None:
+    def __init__(self, root: Path, tag: str, name_like: frozenset[str] | None = None) -> None:
         self.noun_lemmas: dict[str, tuple[str, ...]] = {}
         for line in read_lines(root / "nouns.txt"):
             lemma, *forms = line.split(" ")
@@ -193,10 +194,16 @@ class GermanData:
         self.names = frozenset(read_lines(root / "names.txt"))
         self.acronyms = frozenset(key(e) for e in read_lines(root / "acronyms.txt"))
         # Capitalised hunspell entries that take no ending but the genitive s: mostly names (Merkel/S).
-        self.name_like: frozenset[str] = frozenset(
-            stem
-            for stem, flags, _ in hunspell_entries(tag)
-            if flags in ("", "S") and is_letters(stem) and stem[:1].isupper() and stem[1:].islower()
+        # From the word table when there is one: scanning 258k entries at start-up, in the thread that
+        # loads the words while the event loop serves players, paused the loop for 30–40 ms.
+        self.name_like: frozenset[str] = (
+            name_like
+            if name_like is not None
+            else frozenset(
+                stem
+                for stem, flags, _ in hunspell_entries(tag)
+                if flags in ("", "S") and is_letters(stem) and stem[:1].isupper() and stem[1:].islower()
+            )
         )
 
 
@@ -209,8 +216,9 @@ class GermanChecker(LanguageChecker):
         speller: Speller,
         data: GermanData,
         foreign: list[Speller],
+        dotted: frozenset[str] | None = None,
     ) -> None:
-        super().__init__(lists, speller)
+        super().__init__(lists, speller, dotted)
         self.data = data
         self._foreign = foreign
 

@@ -23,7 +23,7 @@ import tempfile
 import threading
 import time
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
@@ -31,7 +31,7 @@ from bot.words.lists import hunspell_file
 
 log = logging.getLogger(__name__)
 
-BUILD_VERSION = "3"
+BUILD_VERSION = "4"
 SENTINEL = "qqzzsentinelzzqq"  # between dictionary entries, so that each expansion names its stem
 BATCH = 5_000
 
@@ -141,6 +141,12 @@ class Table:
         found = self._cursor().execute("SELECT lemma FROM simplemma WHERE form = ?", (form,)).fetchone()
         return found[0] if found is not None else None
 
+    def entries(self, kind: str) -> frozenset[str] | None:
+        """A named set the build stored (e.g. the dictionaries' dotted abbreviations); None if it stored
+        none of that kind (then the caller derives it as without a table)."""
+        rows = self._connection.execute("SELECT item FROM entries WHERE kind = ?", (kind,)).fetchall()
+        return frozenset(item for (item,) in rows) if rows else None
+
     def simplemma_forms(self) -> Iterator[str]:
         for (form,) in self._connection.execute("SELECT form FROM simplemma"):
             yield form
@@ -181,9 +187,11 @@ def build(
     judge: Judge,
     stamp: str,
     simplemma: Iterable[tuple[str, str]] = (),
+    entries: Mapping[str, Iterable[str]] | None = None,
 ) -> int:
     """Write the table of `forms`, each judged by `judge` (the live checker and lemmatizer), atomically;
-    with simplemma's dictionary (form, lemma), read from here at play time instead of decoded at start."""
+    with simplemma's dictionary (form, lemma), read from here at play time instead of decoded at start, and
+    named sets of entries the checkers would otherwise derive from the hunspell files at start."""
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(".building")
     partial.unlink(missing_ok=True)
@@ -199,6 +207,11 @@ def build(
             "CREATE TABLE simplemma (form TEXT PRIMARY KEY, lemma TEXT NOT NULL) WITHOUT ROWID"
         )
         connection.executemany("INSERT OR REPLACE INTO simplemma VALUES (?, ?)", simplemma)
+        connection.execute(
+            "CREATE TABLE entries (kind TEXT, item TEXT, PRIMARY KEY (kind, item)) WITHOUT ROWID"
+        )
+        for kind, items in (entries or {}).items():
+            connection.executemany("INSERT OR IGNORE INTO entries VALUES (?, ?)", ((kind, i) for i in items))
         batch: list[tuple[str, str | None, str, str]] = []
         for form in forms:
             reason, lemma_key, lemmas = judge(form)

@@ -43,6 +43,9 @@ log = logging.getLogger(__name__)
 SPELLERS: dict[str, tuple[str, ...]] = {"en": ("en_US", "en_GB"), "fr": ("fr",), "de": ("de_DE",)}
 
 _CACHE_SIZE = 1 << 16
+# Sets the checkers derive from every hunspell entry, kept in the word tables under these names.
+DOTTED = "dotted_abbreviations"
+NAME_LIKE = "name_like"
 
 
 class Verdict(NamedTuple):
@@ -117,24 +120,28 @@ class WordService:
         lists = LanguageLists.load(self.root, lang, common, self._countries)
         speller = self._speller(lang)
         irregular = read_irregular(self.root / lang / "lemmas.txt")
+        table = self.table(lang)
+        # What the checkers derive from every hunspell entry, as the table's build found it (if it did).
+        dotted = table.entries(DOTTED) if table is not None else None
         checker: LanguageChecker
         lemmatizer: Lemmatizer
         if lang == "de":
-            data = GermanData(self.root / "de", SPELLERS["de"][0])
-            checker = GermanChecker(lists, speller, data, [self._speller(o) for o in ("en", "fr")])
+            name_like = table.entries(NAME_LIKE) if table is not None else None
+            data = GermanData(self.root / "de", SPELLERS["de"][0], name_like)
+            foreign = [self._speller(o) for o in ("en", "fr")]
+            checker = GermanChecker(lists, speller, data, foreign, dotted)
             lemmatizer = GermanLemmatizer(irregular, data.noun_lemmas, lists.verbs.keys)
         elif lang == "fr":
-            checker = CaseChecker(lists, speller)
+            checker = CaseChecker(lists, speller, dotted)
             stems = HunspellStems(SPELLERS["fr"][0])
-            if self.table(lang) is not None:
+            if table is not None:
                 # The table holds every form the affix rules make, with its stems: a word it lacks has none,
                 # so the rules never need running backwards at play time.
                 stems.expanded = {}
             lemmatizer = FrenchLemmatizer(irregular, stems)
         else:
-            checker = CaseChecker(lists, speller)
+            checker = CaseChecker(lists, speller, dotted)
             lemmatizer = EnglishLemmatizer("en", irregular)
-        table = self.table(lang)
         if table is not None:
             lemmatizer.simplemma = simplemma_with_table(lang, table)
         log.info("loaded words for %s", lang)
@@ -195,8 +202,17 @@ class WordService:
                 return self._checker(lang).analyse(form).reason, key, lemmas
 
             stamp = precomputed.fingerprint(SPELLERS[lang], self.root)
+            checker = self._checker(lang)
+            entries = {DOTTED: checker.dotted}
+            if isinstance(checker, GermanChecker):
+                entries[NAME_LIKE] = checker.data.name_like
             count = precomputed.build(
-                self.tables_dir / f"{lang}.sqlite", sorted(forms), judge, stamp, simplemma_entries(lang)
+                self.tables_dir / f"{lang}.sqlite",
+                sorted(forms),
+                judge,
+                stamp,
+                simplemma_entries(lang),
+                entries,
             )
         finally:
             if isinstance(lemmatizer, FrenchLemmatizer):

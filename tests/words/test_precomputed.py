@@ -3,11 +3,12 @@ hold; any other word still goes to the live checker; a table built for other dic
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from bot.words import WordService, lemmas, precomputed
+from bot.words import WordService, checkers, lemmas, precomputed, service
 from bot.words.lemmas import simplemma_entries, simplemma_with_table
 from bot.words.service import SPELLERS
 
@@ -71,6 +72,28 @@ def test_simplemma_with_the_tables_copy_lemmatises_as_the_shipped_dictionary(tmp
     table = precomputed.Table(tmp_path / "fr.sqlite")
     from_table = simplemma_with_table("fr", table)
     assert [from_table(word) for word in words] == [simplemma.lemmatize(word, lang="fr") for word in words]
+
+
+def test_the_checkers_take_what_they_derive_from_every_hunspell_entry_from_the_table(
+    live: WordService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Dotted abbreviations and German name-like entries come from the table, not from scanning the
+    hunspell files at start-up (which paused the event loop), and judge words as the live scan does."""
+    dotted = checkers.dotted_abbreviations(SPELLERS["de"])
+    name_like = checkers.GermanData(live.root / "de", SPELLERS["de"][0]).name_like
+    assert dotted and name_like
+    stamp = precomputed.fingerprint(SPELLERS["de"], live.root)
+    sets = {service.DOTTED: dotted, service.NAME_LIKE: name_like}
+    precomputed.build(tmp_path / "de.sqlite", [], lambda f: (None, f, frozenset()), stamp, (), sets)
+    words = ["bzw", "Nr", "usw", "Merkel", "Schmidt", "Haus", "Tisch", "ozquaxe"]
+    expected = {word: live.check(word, "de") for word in words}
+
+    def scan(tag: str) -> Iterator[tuple[str, str, str]]:
+        raise AssertionError("the hunspell entries were scanned")
+
+    monkeypatch.setattr(checkers, "hunspell_entries", scan)
+    tabled = WordService(tables=tmp_path)
+    assert {word: tabled.check(word, "de") for word in words} == expected
 
 
 def test_a_table_of_other_dictionaries_is_not_used(live: WordService, tmp_path: Path) -> None:
