@@ -147,6 +147,10 @@ class Table:
         rows = self._connection.execute("SELECT item FROM entries WHERE kind = ?", (kind,)).fetchall()
         return frozenset(item for (item,) in rows) if rows else None
 
+    def has_simplemma(self) -> bool:
+        """Whether the build copied simplemma's dictionary here (a table built for tests may not)."""
+        return self._connection.execute("SELECT 1 FROM simplemma LIMIT 1").fetchone() is not None
+
     def simplemma_forms(self) -> Iterator[str]:
         for (form,) in self._connection.execute("SELECT form FROM simplemma"):
             yield form

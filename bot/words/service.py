@@ -142,7 +142,7 @@ class WordService:
         else:
             checker = CaseChecker(lists, speller, dotted)
             lemmatizer = EnglishLemmatizer("en", irregular)
-        if table is not None:
+        if table is not None and table.has_simplemma():
             lemmatizer.simplemma = simplemma_with_table(lang, table)
         log.info("loaded words for %s", lang)
         return _Language(checker, lemmatizer)
