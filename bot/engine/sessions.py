@@ -340,13 +340,11 @@ class SessionManager:
             outcome_meta=_outcome_meta(outcome) if outcome else None,
         )
         try:
-            await self.store.db.run(work)  # `_write` spelled out, as above
-        except BaseException as error:
-            self._live.pop(session_id, None)
-            if isinstance(error, sqlite3.IntegrityError):
-                logged = await self._logged(session_id, interaction_id)
-                if logged is not None:
-                    return logged
+            await self._write(session_id, work)
+        except sqlite3.IntegrityError:
+            logged = await self._logged(session_id, interaction_id)
+            if logged is not None:
+                return logged
             raise
         # Committed: memory follows in one step, with no await in between.
         record.version += 1

@@ -16,7 +16,7 @@ from bot.ui import components
 from cogs.topstop import cards
 from cogs.topstop.table import words_modal
 
-from .test_topstop_cog import Table, embed_text, field, within_limits
+from .test_topstop_cog import Table, dispute_for_the_largest_review, embed_text, field, within_limits
 
 PLAYERS = ["ann", "bob", "cat"]
 
@@ -133,12 +133,7 @@ async def test_twelve_players_of_the_advanced_game_fit_discords_limits_with_the_
     table.act(players[0], do="spin", letter="P")
     table.write({p: [f"p{i}{j}*_~`|" + "*" * 30 for j in range(5)] for i, p in enumerate(players)})
     table.act(None, do="end_writing")
-    for i in range(3):
-        table.act(players[i + 1], do="dispute", of=players[i], word=f"p{i}0*_~`|" + "*" * 30)
-        for voter in players:
-            if voter != players[i + 1]:
-                table.act(voter, do="vote", accept=True)
-    table.act(players[5], do="dispute", of=players[4], word="p40*_~`|" + "*" * 30)
+    dispute_for_the_largest_review(table, players)
     embed = table.embed()  # the largest review there is, and the Level in force below it
     within_limits(embed)
     assert t("topstop.cards.no_level", "en") in field(embed, "🃏 Cards")

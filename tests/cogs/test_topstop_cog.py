@@ -271,12 +271,7 @@ async def test_twelve_players_with_five_long_words_fit_discords_limits() -> None
     within_limits(table.embed())
     table.act(None, do="end_writing")
     within_limits(table.embed())
-    for i in range(3):
-        table.act(players[i + 1], do="dispute", of=players[i], word=f"p{i}0*_~`|" + "*" * 30)
-        for voter in players:
-            if voter != players[i + 1]:
-                table.act(voter, do="vote", accept=True)
-    table.act(players[5], do="dispute", of=players[4], word="p40*_~`|" + "*" * 30)
+    dispute_for_the_largest_review(table, players)
     embed = table.embed()  # a vote open, three closed: the largest review there is
     within_limits(embed)
     assert "…~~ *not in the dictionary*" in embed_text(embed)  # the words are clipped to fit
@@ -414,3 +409,13 @@ async def test_new_refuses_numbers_out_of_bounds_with_a_clear_message() -> None:
         check_bounds(grace=0)
     with pytest.raises(BadAction, match="target is 5 to 500"):
         check_bounds(target=4)
+
+
+def dispute_for_the_largest_review(table: Table, players: list[str]) -> None:
+    """Three of the long words disputed and voted in, a fourth dispute open (after `end_writing`)."""
+    for i in range(3):
+        table.act(players[i + 1], do="dispute", of=players[i], word=f"p{i}0*_~`|" + "*" * 30)
+        for voter in players:
+            if voter != players[i + 1]:
+                table.act(voter, do="vote", accept=True)
+    table.act(players[5], do="dispute", of=players[4], word="p40*_~`|" + "*" * 30)
