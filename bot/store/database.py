@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import pickle
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -14,6 +16,7 @@ from typing import Any, NamedTuple, TypeVar, overload
 import aiosqlite
 
 from bot.store.migrations import MIGRATIONS
+from bot.store.writer import WriterProcess, WriterStopped
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +39,11 @@ class Statement(NamedTuple):
 
 Unit = Work[Any] | list[Statement]
 
+# Units waiting before the loop checks, within one of its turns, whether the writer process is free. A
+# commit has a fixed cost (a pipe write that wakes the writer, its reply, BEGIN/COMMIT): spread over about
+# sixteen units it is a small share of each, and the writer never waits a whole loop turn for work.
+EARLY_BATCH = 16
+
 
 class StaleWrite(RuntimeError):
     """A write was made against an older version of a row than the store holds: refused."""
@@ -50,14 +58,18 @@ class UnusableDatabase(RuntimeError):
 
 
 class Database:
-    """A single connection shared by the whole bot; writes go through `transaction()`."""
+    """A single connection shared by the whole bot for reads and transactions, and one committer for the
+    group-commit units of `run`: a writer process for a database file, the connection's thread in memory."""
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._connection = connection
-        # One writer at a time: aiosqlite serialises statements, not transactions.
+        # One writer at a time: a transaction holds it, and never while a batch is in flight.
         self._write_lock = asyncio.Lock()
         self._pending: list[tuple[Unit, asyncio.Future[Any]]] = []
-        self._flusher: asyncio.Task[None] | None = None
+        self._in_flight: list[tuple[Unit, asyncio.Future[Any]]] = []
+        self._drained = asyncio.Event()  # set while no batch is in flight
+        self._drained.set()
+        self._writer: WriterProcess | None = None
         self._checkpointer: Checkpointer | None = None
 
     @classmethod
@@ -93,17 +105,24 @@ class Database:
                 # commits, so that a commit costs its own pages only.
                 await connection.execute("PRAGMA wal_autocheckpoint=0")
                 database._checkpointer = Checkpointer(str(path))
+                database._writer = await WriterProcess.start(str(path), database._finished)
         except sqlite3.DatabaseError as exc:
             await connection.close()
             raise UnusableDatabase(f"the database {path} is not usable: {exc}") from exc
+        except (OSError, WriterStopped) as exc:
+            await connection.close()
+            raise UnusableDatabase(f"the database {path} cannot be written: {exc}") from exc
         except BaseException:
             await connection.close()
             raise
         return database
 
     async def close(self) -> None:
-        if self._flusher is not None:
-            await asyncio.gather(self._flusher, return_exceptions=True)
+        while self._pending or self._in_flight:
+            await self._drained.wait()
+            self._send()
+        if self._writer is not None:
+            await self._writer.close()
         if self._checkpointer is not None:
             await self._checkpointer.close()
         async with self._write_lock:
@@ -119,40 +138,88 @@ class Database:
     def run(self, work: Unit) -> asyncio.Future[Any]:
         """Run `work` atomically: the future is done once it is committed (durable), or raises what it raised.
 
-        Group commit: units that arrive while a commit is under way are committed together in the next
-        one; one unit's failure undoes only that unit. Nothing is acknowledged before its COMMIT returns.
-        (A plain function that returns the future: a coroutine would be one more frame to resume for every
-        action.)
+        Group commit: units that arrive while a batch is being committed go together in the next one; one
+        unit's failure undoes only that unit. Nothing is acknowledged before its COMMIT returns. A unit for
+        a database file crosses to the writer process: a statement list, or a partial of a module-level
+        function. (A plain function that returns the future: a coroutine would be one more frame to resume
+        for every action.)
         """
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending.append((work, future))
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.create_task(self._flush())
+        if self._writer is not None and len(self._pending) >= EARLY_BATCH and self._in_flight:
+            # The batch in flight may be committed already: its reply is read now rather than after this
+            # loop turn (which can serve dozens of actions), so that the writer commits the next batch
+            # while the loop still serves players, instead of the two taking turns.
+            self._writer.poll()
+        self._send()
         return future
 
-    async def _flush(self) -> None:
-        while self._pending:
-            batch, self._pending = self._pending, []
+    def _send(self) -> None:
+        """Start committing what is pending, unless a batch is in flight or a transaction is open."""
+        if self._in_flight or not self._pending or self._write_lock.locked():
+            return
+        batch, self._pending = self._pending, []
+        units = [unit for unit, _ in batch]
+        if self._writer is not None:
             try:
-                async with self._write_lock:
-                    # aiosqlite runs this on its connection thread: the whole batch is one hop.
-                    outcomes = await self._connection._execute(_commit_batch, self._connection, batch)  # type: ignore[no-untyped-call]
-            except BaseException as exc:
-                for _, future in batch:
-                    if not future.done():
-                        future.set_exception(exc if isinstance(exc, Exception) else RuntimeError(str(exc)))
-                if not isinstance(exc, Exception):
-                    raise
+                self._writer.send(units)
+            except Exception as exc:  # a unit that cannot cross to the writer fails alone
+                self._pending = batch
+                self._send_one_by_one(exc)
+                return
+            self._in_flight = batch
+        else:
+            self._in_flight = batch
+            # aiosqlite runs this on its connection thread: the whole batch is one hop.
+            task = asyncio.ensure_future(
+                self._connection._execute(commit_batch, self._connection._conn, units)
+            )  # type: ignore[no-untyped-call]
+            task.add_done_callback(self._thread_done)
+        self._drained.clear()
+
+    def _send_one_by_one(self, error: Exception) -> None:
+        """A batch could not be sent (a unit that does not pickle): fail the units that cannot cross and
+        send the others."""
+        assert self._writer is not None
+        batch, self._pending = self._pending, []
+        for unit, future in batch:
+            try:
+                pickle.dumps(unit)
+            except Exception as exc:
+                future.set_exception(TypeError(f"a unit for the writer process must pickle: {exc}"))
+            else:
+                self._pending.append((unit, future))
+        if len(self._pending) == len(batch):
+            for _, future in batch:
+                future.set_exception(error)
+            self._pending = []
+        self._send()
+
+    def _thread_done(self, task: asyncio.Future[list[tuple[bool, Any]]]) -> None:
+        if task.cancelled():
+            self._finished(("failed", RuntimeError("the commit was cancelled")))
+        elif (error := task.exception()) is not None:
+            self._finished(("failed", error))
+        else:
+            self._finished(("ok", task.result()))
+
+    def _finished(self, reply: tuple[str, Any]) -> None:
+        """A batch's reply: settle every unit's future, then send what arrived meanwhile."""
+        batch, self._in_flight = self._in_flight, []
+        kind, value = reply
+        for index, (_, future) in enumerate(batch):
+            if future.done():
                 continue
-            if self._checkpointer is not None:
-                self._checkpointer.wrote()
-            for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
-                if future.done():
-                    continue
-                if ok:
-                    future.set_result(value)
-                else:
-                    future.set_exception(value)
+            if kind != "ok":
+                future.set_exception(value)
+            elif value[index][0]:
+                future.set_result(value[index][1])
+            else:
+                future.set_exception(value[index][1])
+        if self._checkpointer is not None and kind == "ok":
+            self._checkpointer.wrote()
+        self._drained.set()
+        self._send()
 
     async def schema_version(self) -> int:
         row = await self.fetch_one("PRAGMA user_version")
@@ -174,15 +241,19 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
-        """BEGIN IMMEDIATE … COMMIT, or ROLLBACK when the block raises."""
-        async with self._write_lock:
-            await self._connection.execute("BEGIN IMMEDIATE")
-            try:
-                yield Transaction(self._connection)
-            except BaseException:
-                await self._connection.execute("ROLLBACK")
-                raise
-            await self._connection.execute("COMMIT")
+        """BEGIN IMMEDIATE … COMMIT, or ROLLBACK when the block raises; after the batch in flight, if any."""
+        try:
+            async with self._write_lock:
+                await self._drained.wait()
+                await self._connection.execute("BEGIN IMMEDIATE")
+                try:
+                    yield Transaction(self._connection)
+                except BaseException:
+                    await self._connection.execute("ROLLBACK")
+                    raise
+                await self._connection.execute("COMMIT")
+        finally:
+            self._send()  # units that arrived during the transaction
 
     async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
         async with self._connection.execute(sql, tuple(params)) as cursor:
@@ -209,10 +280,10 @@ class Checkpointer:
         self._last = 0.0
 
     def wrote(self) -> None:
-        loop = asyncio.get_running_loop()
-        if (self._running is None or self._running.done()) and loop.time() - self._last >= self.INTERVAL:
-            self._last = loop.time()
-            self._running = loop.create_task(asyncio.to_thread(self._checkpoint))
+        now = time.monotonic()
+        if now - self._last >= self.INTERVAL and (self._running is None or self._running.done()):
+            self._last = now
+            self._running = asyncio.get_running_loop().create_task(asyncio.to_thread(self._checkpoint))
 
     def _checkpoint(self) -> None:
         try:
@@ -255,14 +326,11 @@ def _is_empty_file(file: Path) -> bool:
     return file.is_file() and file.stat().st_size == 0
 
 
-def _commit_batch(
-    connection: aiosqlite.Connection, batch: list[tuple[Unit, asyncio.Future[Any]]]
-) -> list[tuple[bool, Any]]:
-    """On the database thread: the whole batch in one transaction. Units almost never fail, so they run
-    together first (statement lists merged into one executemany per statement); if anything fails, the
-    batch is rolled back and run again with a savepoint per unit, so that only the failing unit is undone."""
-    conn = connection._conn
-    units = [unit for unit, _ in batch]
+def commit_batch(conn: sqlite3.Connection, units: list[Unit]) -> list[tuple[bool, Any]]:
+    """The whole batch in one transaction (on the database thread, or in the writer process). Units almost
+    never fail, so they run together first (statement lists merged into one executemany per statement); if
+    anything fails, the batch is rolled back and run again with a savepoint per unit, so that only the
+    failing unit is undone."""
     conn.execute("BEGIN IMMEDIATE")
     try:
         try:
@@ -288,8 +356,8 @@ def _run_together(conn: sqlite3.Connection, units: list[Unit]) -> list[tuple[boo
         if callable(unit):
             outcomes.append((True, unit(conn)))
             continue
-        for statement in unit:
-            merged.setdefault((statement.sql, statement.one_row), []).append(statement.params)
+        for sql, params, one_row in unit:  # a Statement, or the plain tuple the writer process receives
+            merged.setdefault((sql, one_row), []).append(params)
         outcomes.append((True, None))
     for (sql, one_row), rows in merged.items():
         cursor = conn.executemany(sql, rows)
@@ -301,10 +369,10 @@ def _run_together(conn: sqlite3.Connection, units: list[Unit]) -> list[tuple[boo
 def _run_unit(conn: sqlite3.Connection, unit: Unit) -> Any:
     if callable(unit):
         return unit(conn)
-    for statement in unit:
-        cursor = conn.execute(statement.sql, statement.params)
-        if statement.one_row and cursor.rowcount != 1:
-            raise StaleWrite(f"no longer as this write expected it: {statement.sql.split(' WHERE ')[0]}")
+    for sql, params, one_row in unit:
+        cursor = conn.execute(sql, params)
+        if one_row and cursor.rowcount != 1:
+            raise StaleWrite(f"no longer as this write expected it: {sql.split(' WHERE ')[0]}")
     return None
 
 

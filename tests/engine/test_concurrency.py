@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from functools import partial
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -128,21 +129,24 @@ async def _interleavings(path, batches) -> None:
         await store.close()
 
 
+# Units of work cross to the writer process: module-level functions, not closures.
+def insert_meta(conn, key):
+    return conn.execute("INSERT INTO meta (key, value) VALUES (?, 'v')", (key,)).lastrowid
+
+
+def insert_then_refuse(conn):
+    conn.execute("INSERT INTO meta (key, value) VALUES ('bad', 'v')")
+    raise ValueError("refused")
+
+
 async def test_a_failed_unit_in_a_group_commit_undoes_only_itself(tmp_path):
     store = await Store.open(tmp_path / "bot.db")
     try:
-
-        def good(key):
-            return lambda conn: (
-                conn.execute("INSERT INTO meta (key, value) VALUES (?, 'v')", (key,)).lastrowid
-            )
-
-        def bad(conn):
-            conn.execute("INSERT INTO meta (key, value) VALUES ('bad', 'v')")
-            raise ValueError("refused")
-
         results = await asyncio.gather(
-            store.db.run(good("one")), store.db.run(bad), store.db.run(good("two")), return_exceptions=True
+            store.db.run(partial(insert_meta, key="one")),
+            store.db.run(insert_then_refuse),
+            store.db.run(partial(insert_meta, key="two")),
+            return_exceptions=True,
         )
         assert isinstance(results[1], ValueError)
         assert await store.meta.get("one") == "v" and await store.meta.get("two") == "v"

@@ -1,0 +1,245 @@
+"""The database writer: a child process that commits the group-commit batches of a file database.
+
+Why a process: SQLite releases the interpreter lock while it steps, but Python's sqlite3 takes it back at
+every row. On a thread, each of those waits for the event loop to give the lock up (up to the switch
+interval) whenever the loop is busy, so commits stretched while the loop computed and the loop sat idle
+while they ran. In a process of its own, SQLite works on the second core while the loop serves players.
+
+The parent sends a batch (a pickled list of units: statement lists, or partials of module-level
+functions) as one frame on the child's stdin; the child commits it with `commit_batch` — the same code the
+thread path runs — and answers one frame: ("ok", the outcome of every unit) or ("failed", the error that
+undid the whole batch). A frame is a 4-byte length and a pickle. Nothing is acknowledged before COMMIT.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import pickle
+import signal
+import sqlite3
+import struct
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+HEADER = struct.Struct("!I")
+READY = b"ready"
+PRAGMAS = (
+    "PRAGMA busy_timeout=5000",
+    "PRAGMA foreign_keys=ON",
+    "PRAGMA synchronous=NORMAL",
+    "PRAGMA wal_autocheckpoint=0",  # checkpoints run beside the writer (database.Checkpointer)
+)
+
+# What the database gets back for a batch: the outcome of each unit, or the error of the whole batch.
+Reply = tuple[str, Any]
+
+
+class WriterStopped(RuntimeError):
+    """The writer process ended: the batch it held is not known to be committed."""
+
+
+def frame(payload: bytes) -> bytes:
+    return HEADER.pack(len(payload)) + payload
+
+
+class WriterProcess:
+    """The parent's side: send a batch without blocking, hear the reply on the event loop (or earlier,
+    when `poll` finds it already there)."""
+
+    def __init__(self, path: str, on_reply: Callable[[Reply], None]) -> None:
+        self._path = path
+        self._on_reply = on_reply
+        self._process: subprocess.Popen[bytes] | None = None
+        self._inbox = bytearray()
+        self._outbox = bytearray()
+        self._ready = False
+        self._starting: asyncio.Future[None] | None = None
+        self._waiting_to_write = False
+
+    @classmethod
+    async def start(cls, path: str, on_reply: Callable[[Reply], None]) -> WriterProcess:
+        """Start the child and wait until its connection is open; OSError/WriterStopped when it cannot."""
+        writer = cls(path, on_reply)
+        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        writer._spawn(ready)
+        await ready
+        return writer
+
+    def _spawn(self, ready: asyncio.Future[None] | None = None) -> None:
+        root = str(Path(__file__).resolve().parents[2])
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
+        }
+        self._process = subprocess.Popen(
+            [sys.executable, "-c", "from bot.store.writer import main; main()", self._path],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+        )
+        assert self._process.stdin is not None and self._process.stdout is not None
+        os.set_blocking(self._process.stdin.fileno(), False)
+        os.set_blocking(self._process.stdout.fileno(), False)
+        self._inbox.clear()
+        self._outbox.clear()
+        self._waiting_to_write = False
+        self._ready = False
+        self._starting = ready
+        asyncio.get_running_loop().add_reader(self._process.stdout.fileno(), self.poll)
+
+    def send(self, units: list[Any]) -> None:
+        """Queue one batch for the child; the reply comes through `on_reply`. (A writer that stopped is
+        started again first: its last batch was answered with WriterStopped.)"""
+        if self._process is None:
+            self._spawn()
+        # Statements cross as plain tuples: pickle copies those in C, a NamedTuple through a Python call each.
+        plain = [unit if callable(unit) else [tuple(statement) for statement in unit] for unit in units]
+        self._outbox += frame(pickle.dumps(plain, protocol=pickle.HIGHEST_PROTOCOL))
+        self._flush_outbox()
+
+    def _flush_outbox(self) -> None:
+        """Write what the pipe takes now; the rest when it can take more (a batch larger than its buffer)."""
+        assert self._process is not None and self._process.stdin is not None
+        fd = self._process.stdin.fileno()
+        try:
+            written = os.write(fd, self._outbox)
+        except BlockingIOError:
+            written = 0
+        except BrokenPipeError:
+            return  # the child is gone: its stdout's end of file reports it
+        del self._outbox[:written]
+        if self._outbox and not self._waiting_to_write:
+            asyncio.get_running_loop().add_writer(fd, self._flush_outbox)
+            self._waiting_to_write = True
+        elif not self._outbox and self._waiting_to_write:
+            asyncio.get_running_loop().remove_writer(fd)
+            self._waiting_to_write = False
+
+    def poll(self) -> None:
+        """Read what the child wrote, without waiting; hand on every complete reply."""
+        if self._process is None or self._process.stdout is None:
+            return
+        while True:
+            try:
+                chunk = os.read(self._process.stdout.fileno(), 1 << 16)
+            except BlockingIOError:
+                break
+            if not chunk:
+                self._stopped()
+                return
+            self._inbox += chunk
+        while len(self._inbox) >= HEADER.size:
+            (size,) = HEADER.unpack_from(self._inbox)
+            if len(self._inbox) < HEADER.size + size:
+                break
+            payload = bytes(self._inbox[HEADER.size : HEADER.size + size])
+            del self._inbox[: HEADER.size + size]
+            if not self._ready:
+                self._ready = payload == READY
+                if self._starting is not None and not self._starting.done():
+                    self._starting.set_result(None)
+                continue
+            self._on_reply(pickle.loads(payload))
+
+    def _stopped(self) -> None:
+        """The child ended: a start-up that waited fails, and a batch in flight is answered with an error."""
+        process, self._process = self._process, None
+        assert process is not None and process.stdout is not None and process.stdin is not None
+        loop = asyncio.get_running_loop()
+        loop.remove_reader(process.stdout.fileno())
+        loop.remove_writer(process.stdin.fileno())
+        process.stdin.close()
+        process.stdout.close()
+        code = process.wait()
+        error = WriterStopped(f"the database writer stopped (exit code {code})")
+        if self._starting is not None and not self._starting.done():
+            self._starting.set_exception(error)
+            return
+        log.error("%s; it is started again for the next write", error)
+        self._on_reply(("failed", error))
+
+    async def close(self) -> None:
+        """End of input: the child closes its connection and exits."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        assert process.stdout is not None and process.stdin is not None
+        loop = asyncio.get_running_loop()
+        loop.remove_reader(process.stdout.fileno())
+        loop.remove_writer(process.stdin.fileno())
+        process.stdin.close()
+        try:
+            await asyncio.to_thread(process.wait, 10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            await asyncio.to_thread(process.wait)
+        process.stdout.close()
+
+
+# -- the child --------------------------------------------------------------------------------------
+
+
+def _read_exactly(fd: int, size: int) -> bytes | None:
+    data = bytearray()
+    while len(data) < size:
+        chunk = os.read(fd, size - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return bytes(data)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _picklable(outcomes: list[tuple[bool, Any]]) -> list[tuple[bool, Any]]:
+    """An error that cannot cross the pipe as itself crosses as a RuntimeError that names it."""
+    safe = []
+    for ok, value in outcomes:
+        try:
+            pickle.dumps(value)
+        except Exception:
+            value = RuntimeError(f"{type(value).__name__}: {value}")
+        safe.append((ok, value))
+    return safe
+
+
+def serve(path: str, requests: int, replies: int) -> None:
+    from bot.store.database import commit_batch
+
+    connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        for pragma in PRAGMAS:
+            connection.execute(pragma)
+        _write_all(replies, frame(READY))
+        while (header := _read_exactly(requests, HEADER.size)) is not None:
+            payload = _read_exactly(requests, HEADER.unpack(header)[0])
+            if payload is None:
+                break
+            reply: Reply
+            try:
+                reply = ("ok", _picklable(commit_batch(connection, pickle.loads(payload))))
+            except Exception as exc:
+                reply = ("failed", _picklable([(False, exc)])[0][1])
+            _write_all(replies, frame(pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)))
+    finally:
+        connection.close()
+
+
+def main() -> None:
+    # Ctrl-C reaches the whole process group: the parent decides when the writer ends (end of its input).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Frames travel on private copies of stdin/stdout; a stray print goes to stderr, never into a frame.
+    requests, replies = os.dup(0), os.dup(1)
+    os.dup2(2, 1)
+    serve(sys.argv[1], requests, replies)
