@@ -95,25 +95,28 @@ class Database:
                 "PRAGMA synchronous=NORMAL",
             ):
                 await connection.execute(pragma)
+            if str(path) != ":memory:":
+                # Started now, it boots while the file is checked and migrated.
+                database._writer = WriterProcess.start(str(path), database._finished)
             # A truncated or damaged file fails here, at start-up, rather than in the middle of a game.
             row = await database.fetch_one("PRAGMA quick_check")
             if row is None or row[0] != "ok":
                 raise UnusableDatabase(f"the database {path} is damaged: {row[0] if row else 'no answer'}")
             await database.migrate()
-            if str(path) != ":memory:":
+            if database._writer is not None:
                 # Checkpoints copy the log into the file and sync it: done beside the writer, not in its
                 # commits, so that a commit costs its own pages only.
                 await connection.execute("PRAGMA wal_autocheckpoint=0")
                 database._checkpointer = Checkpointer(str(path))
-                database._writer = await WriterProcess.start(str(path), database._finished)
-        except sqlite3.DatabaseError as exc:
+                await database._writer.ready()
+        except BaseException as exc:
+            if database._writer is not None:
+                await database._writer.close()
             await connection.close()
-            raise UnusableDatabase(f"the database {path} is not usable: {exc}") from exc
-        except (OSError, WriterStopped) as exc:
-            await connection.close()
-            raise UnusableDatabase(f"the database {path} cannot be written: {exc}") from exc
-        except BaseException:
-            await connection.close()
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise UnusableDatabase(f"the database {path} is not usable: {exc}") from exc
+            if isinstance(exc, (OSError, WriterStopped)):
+                raise UnusableDatabase(f"the database {path} cannot be written: {exc}") from exc
             raise
         return database
 
@@ -171,10 +174,8 @@ class Database:
         else:
             self._in_flight = batch
             # aiosqlite runs this on its connection thread: the whole batch is one hop.
-            task = asyncio.ensure_future(
-                self._connection._execute(commit_batch, self._connection._conn, units)
-            )  # type: ignore[no-untyped-call]
-            task.add_done_callback(self._thread_done)
+            on_thread = self._connection._execute(commit_batch, self._connection._conn, units)  # type: ignore[no-untyped-call]
+            asyncio.ensure_future(on_thread).add_done_callback(self._thread_done)
         self._drained.clear()
 
     def _send_one_by_one(self, error: Exception) -> None:

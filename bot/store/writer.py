@@ -64,13 +64,17 @@ class WriterProcess:
         self._waiting_to_write = False
 
     @classmethod
-    async def start(cls, path: str, on_reply: Callable[[Reply], None]) -> WriterProcess:
-        """Start the child and wait until its connection is open; OSError/WriterStopped when it cannot."""
+    def start(cls, path: str, on_reply: Callable[[Reply], None]) -> WriterProcess:
+        """Start the child, which opens its connection while the caller goes on (OSError if it cannot be
+        started at all); `ready()` waits for it."""
         writer = cls(path, on_reply)
-        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        writer._spawn(ready)
-        await ready
+        writer._spawn(asyncio.get_running_loop().create_future())
         return writer
+
+    async def ready(self) -> None:
+        """Wait until the child's connection is open; WriterStopped when it ended instead."""
+        if self._starting is not None:
+            await self._starting
 
     def _spawn(self, ready: asyncio.Future[None] | None = None) -> None:
         root = str(Path(__file__).resolve().parents[2])
@@ -214,13 +218,17 @@ def _picklable(outcomes: list[tuple[bool, Any]]) -> list[tuple[bool, Any]]:
     return safe
 
 
-def serve(path: str, requests: int, replies: int) -> None:
+def serve(path: str, requests: int, replies: int) -> int:
+    """Commit batches until the parent closes our input; the exit code."""
     from bot.store.database import commit_batch
 
-    connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
+        connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         for pragma in PRAGMAS:
             connection.execute(pragma)
+    except sqlite3.Error:
+        return 2  # the parent's own check of the file says what is wrong with it, in one line
+    try:
         _write_all(replies, frame(READY))
         while (header := _read_exactly(requests, HEADER.size)) is not None:
             payload = _read_exactly(requests, HEADER.unpack(header)[0])
@@ -232,8 +240,11 @@ def serve(path: str, requests: int, replies: int) -> None:
             except Exception as exc:
                 reply = ("failed", _picklable([(False, exc)])[0][1])
             _write_all(replies, frame(pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)))
+    except BrokenPipeError:
+        return 1  # the parent is gone
     finally:
         connection.close()
+    return 0
 
 
 def main() -> None:
@@ -242,4 +253,4 @@ def main() -> None:
     # Frames travel on private copies of stdin/stdout; a stray print goes to stderr, never into a frame.
     requests, replies = os.dup(0), os.dup(1)
     os.dup2(2, 1)
-    serve(sys.argv[1], requests, replies)
+    sys.exit(serve(sys.argv[1], requests, replies))

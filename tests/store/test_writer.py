@@ -1,0 +1,141 @@
+"""The writer process: group commits of a database file are made in a child process of their own.
+
+Units cross to the child pickled, so the units below are module-level functions (closures do not pickle).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from functools import partial
+
+import pytest
+
+from bot.store import Store, UnusableDatabase
+from bot.store.database import Statement
+from bot.store.writer import WriterStopped
+
+
+def set_meta(conn, key, value="v"):
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+
+def committer_pid(conn):
+    return os.getpid()
+
+
+def slow_set_meta(conn, key, seconds):
+    time.sleep(seconds)
+    set_meta(conn, key)
+    return os.getpid()
+
+
+def meta_row(key, value):
+    return [Statement("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))]
+
+
+@pytest.fixture
+async def store(tmp_path):
+    store = await Store.open(tmp_path / "bot.db")
+    yield store
+    await store.close()
+
+
+async def writer_pid(store) -> int:
+    return await store.db.run(committer_pid)
+
+
+async def test_group_commits_of_a_file_database_run_in_a_process_of_their_own(store):
+    pid = await writer_pid(store)
+    assert pid != os.getpid()
+    await store.db.run(meta_row("kept", "yes"))
+    assert await store.meta.get("kept") == "yes"  # committed there, read here
+    assert await writer_pid(store) == pid  # one writer for the whole run
+
+
+async def test_an_in_memory_database_commits_on_its_own_thread():
+    store = await Store.open(":memory:")
+    try:
+        assert await store.db.run(committer_pid) == os.getpid()
+        await store.db.run(meta_row("kept", "yes"))
+        assert await store.meta.get("kept") == "yes"
+    finally:
+        await store.close()
+
+
+async def test_many_units_at_once_are_all_committed_and_each_answered(store):
+    results = await asyncio.gather(*(store.db.run(meta_row(f"k{n}", str(n))) for n in range(200)))
+    assert results == [None] * 200
+    row = await store.db.fetch_one("SELECT COUNT(*) FROM meta WHERE key LIKE 'k%'")
+    assert row[0] == 200
+
+
+async def test_a_writer_that_dies_fails_its_batch_and_the_next_write_starts_a_new_one(store):
+    first = await writer_pid(store)
+    slow = store.db.run(partial(slow_set_meta, key="lost", seconds=5))
+    await asyncio.sleep(0.3)  # the batch is in the child now
+    os.kill(first, signal.SIGKILL)
+    with pytest.raises(WriterStopped):
+        await asyncio.wait_for(slow, 5)
+    assert await store.meta.get("lost") is None  # never acknowledged, never committed
+    second = await writer_pid(store)
+    assert second != first
+    await store.db.run(meta_row("after", "ok"))
+    assert await store.meta.get("after") == "ok"
+
+
+async def test_the_writer_ignores_ctrl_c_sent_to_the_process_group(store):
+    pid = await writer_pid(store)
+    os.kill(pid, signal.SIGINT)
+    await asyncio.sleep(0.2)
+    assert await writer_pid(store) == pid
+
+
+async def test_a_unit_that_cannot_cross_to_the_writer_fails_alone(store):
+    results = await asyncio.gather(
+        store.db.run(meta_row("before", "1")),
+        store.db.run(lambda conn: None),
+        store.db.run(meta_row("after", "2")),
+        return_exceptions=True,
+    )
+    assert results[0] is None and results[2] is None
+    assert isinstance(results[1], TypeError) and "pickle" in str(results[1])
+    assert await store.meta.get("before") == "1" and await store.meta.get("after") == "2"
+
+
+async def test_a_transaction_waits_for_the_batch_in_flight_and_units_wait_for_the_transaction(store):
+    slow = store.db.run(partial(slow_set_meta, key="first", seconds=0.3))
+    await asyncio.sleep(0.05)
+    async with store.transaction() as tx:
+        # The batch in flight was committed before this transaction began.
+        assert (await tx.fetch_one("SELECT value FROM meta WHERE key = 'first'"))[0] == "v"
+        await store.meta.set(tx, "second", "from the transaction")
+        later = store.db.run(meta_row("second", "from the unit"))
+        await asyncio.sleep(0.1)
+        assert not later.done()  # waits for the transaction to end
+    await asyncio.gather(slow, later)
+    assert await store.meta.get("second") == "from the unit"
+
+
+async def test_closing_commits_what_is_pending_and_ends_the_writer(tmp_path):
+    store = await Store.open(tmp_path / "bot.db")
+    pid = await writer_pid(store)
+    pending = [store.db.run(meta_row(f"k{n}", "v")) for n in range(50)]
+    await store.close()
+    assert all(future.done() and future.exception() is None for future in pending)
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # ended and reaped
+    reopened = await Store.open(tmp_path / "bot.db")
+    try:
+        row = await reopened.db.fetch_one("SELECT COUNT(*) FROM meta WHERE key LIKE 'k%'")
+        assert row[0] == 50
+    finally:
+        await reopened.close()
+
+
+async def test_a_writer_that_cannot_start_makes_the_database_unusable(tmp_path, monkeypatch):
+    monkeypatch.setattr("sys.executable", str(tmp_path / "no-such-python"))
+    with pytest.raises(UnusableDatabase, match="cannot be written"):
+        await Store.open(tmp_path / "bot.db")
