@@ -289,8 +289,12 @@ class SessionManager:
         action: Action,
         *,
         interaction_id: str | None = None,
+        on_accepted: Callable[[], None] | None = None,
     ) -> ActResult:
-        """Apply one action: lock, check, apply, commit in one transaction, then re-arm timers."""
+        """Apply one action: lock, check, apply, commit in one transaction, then re-arm timers.
+
+        `on_accepted` is called once the rules accepted the action, as its commit starts: the caller may
+        acknowledge the click meanwhile, as long as it says nothing of the action until act() returns."""
         # `_locked` spelled out: this is the hot path, and a generator-based context manager costs more.
         entry = self._locks.get(session_id)
         if entry is None:
@@ -298,14 +302,19 @@ class SessionManager:
         entry.users += 1
         try:
             async with entry.lock:
-                return await self._act_locked(session_id, player, action, interaction_id)
+                return await self._act_locked(session_id, player, action, interaction_id, on_accepted)
         finally:
             entry.users -= 1
             if entry.users == 0:
                 del self._locks[session_id]
 
     async def _act_locked(
-        self, session_id: int, player: str | None, action: Action, interaction_id: str | None
+        self,
+        session_id: int,
+        player: str | None,
+        action: Action,
+        interaction_id: str | None,
+        on_accepted: Callable[[], None] | None,
     ) -> ActResult:
         live = await self._load(session_id)
         record = live.record
@@ -339,6 +348,11 @@ class SessionManager:
             results=_result_rows(outcome) if outcome else None,
             outcome_meta=_outcome_meta(outcome) if outcome else None,
         )
+        if on_accepted is not None:
+            try:
+                on_accepted()
+            except Exception:
+                log.exception("on_accepted failed for session %d", session_id)
         try:
             await self._write(session_id, work)
         except sqlite3.IntegrityError:
@@ -554,7 +568,7 @@ class SessionManager:
                 result = ActResult(record, [{"type": "lobby_expired"}])
             else:
                 try:
-                    result = await self._act_locked(session_id, None, timer["action"], None)
+                    result = await self._act_locked(session_id, None, timer["action"], None, None)
                 except Exception:
                     # A timer the rules refuse must not fire again and again.
                     record = (await self._load(session_id)).record

@@ -236,20 +236,40 @@ class TableCog(commands.Cog):
     ) -> ActResult:
         """Apply the action, acknowledge the click, then show the table (coalesced with other clicks).
 
-        A refusal is the click's own private answer. An action that takes longer than DEFER_AFTER (a
-        dictionary loading) is acknowledged meanwhile, so that no click outlives Discord's 3 seconds.
+        A refusal is the click's own private answer. An accepted action is acknowledged (deferred) as its
+        commit starts, so the answer travels while the store writes; the table or the private answer
+        follows once the action is durable. An action that takes longer than DEFER_AFTER (a dictionary
+        loading) is acknowledged meanwhile, so that no click outlives Discord's 3 seconds.
         `private`: the user gets a private answer next (`answer()`), e.g. after a slash command.
         `acknowledge`: the click's own answer once the action is done (e.g. edit the private menu clicked).
         """
+        deferring: asyncio.Future[Any] | None = None
+
+        def defer() -> None:
+            nonlocal deferring
+            if deferring is None and not interaction.response.is_done():
+                deferring = asyncio.ensure_future(
+                    interaction.response.defer(ephemeral=private, thinking=private)
+                )
+
         work = asyncio.ensure_future(
             self.bot.sessions.act(
-                session_id, str(interaction.user.id), action, interaction_id=str(interaction.id)
+                session_id,
+                str(interaction.user.id),
+                action,
+                interaction_id=str(interaction.id),
+                on_accepted=None if acknowledge is not None else defer,
             )
         )
         done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
-        if not done and not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=private, thinking=private)
-        result = await work
+        if not done:
+            defer()
+        try:
+            result = await work
+        finally:
+            if deferring is not None:
+                # Any answer after this one (a refusal, the private answer) is then a follow-up.
+                await asyncio.gather(deferring, return_exceptions=True)
         if not interaction.response.is_done():
             if acknowledge is not None:
                 await acknowledge()
