@@ -122,8 +122,12 @@ class Database:
 
     async def close(self) -> None:
         while self._pending or self._in_flight:
-            await self._drained.wait()
-            self._send()
+            if self._in_flight:
+                await self._drained.wait()
+            else:  # units waiting for an open transaction: its end sends them
+                async with self._write_lock:
+                    pass
+                self._send()
         if self._writer is not None:
             await self._writer.close()
         if self._checkpointer is not None:

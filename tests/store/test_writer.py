@@ -139,3 +139,20 @@ async def test_a_writer_that_cannot_start_makes_the_database_unusable(tmp_path, 
     monkeypatch.setattr("sys.executable", str(tmp_path / "no-such-python"))
     with pytest.raises(UnusableDatabase, match="cannot be written"):
         await Store.open(tmp_path / "bot.db")
+
+
+async def test_closing_while_a_transaction_holds_units_back_waits_for_it(tmp_path):
+    store = await Store.open(tmp_path / "bot.db")
+    async with store.transaction() as tx:
+        held = store.db.run(meta_row("held", "v"))
+        closing = asyncio.ensure_future(store.close())
+        await asyncio.sleep(0.05)
+        assert not closing.done() and not held.done()
+        await store.meta.set(tx, "in the transaction", "v")
+    await asyncio.wait_for(closing, 5)
+    assert held.done() and held.exception() is None
+    reopened = await Store.open(tmp_path / "bot.db")
+    try:
+        assert await reopened.meta.get("held") == "v"
+    finally:
+        await reopened.close()
