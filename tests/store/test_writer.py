@@ -156,3 +156,10 @@ async def test_closing_while_a_transaction_holds_units_back_waits_for_it(tmp_pat
         assert await reopened.meta.get("held") == "v"
     finally:
         await reopened.close()
+
+
+async def test_a_batch_larger_than_the_pipe_buffer_crosses_whole(store):
+    text = "é" * 2000  # 4 KB in UTF-8: 300 units are several times a pipe's 64 KB
+    await asyncio.gather(*(store.db.run(meta_row(f"big{n}", f"{n}{text}")) for n in range(300)))
+    rows = await store.db.fetch_all("SELECT key, value FROM meta WHERE key LIKE 'big%'")
+    assert len(rows) == 300 and all(row["value"] == row["key"][3:] + text for row in rows)
