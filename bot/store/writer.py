@@ -152,14 +152,21 @@ class WriterProcess:
                 continue
             self._on_reply(pickle.loads(payload))
 
+    def _detach(self) -> subprocess.Popen[bytes] | None:
+        """Stop listening to the child and close our end of its input: it exits once it has read it all."""
+        process, self._process = self._process, None
+        if process is not None:
+            assert process.stdout is not None and process.stdin is not None
+            loop = asyncio.get_running_loop()
+            loop.remove_reader(process.stdout.fileno())
+            loop.remove_writer(process.stdin.fileno())
+            process.stdin.close()
+        return process
+
     def _stopped(self) -> None:
         """The child ended: a start-up that waited fails, and a batch in flight is answered with an error."""
-        process, self._process = self._process, None
-        assert process is not None and process.stdout is not None and process.stdin is not None
-        loop = asyncio.get_running_loop()
-        loop.remove_reader(process.stdout.fileno())
-        loop.remove_writer(process.stdin.fileno())
-        process.stdin.close()
+        process = self._detach()
+        assert process is not None and process.stdout is not None
         process.stdout.close()
         code = process.wait()
         error = WriterStopped(f"the database writer stopped (exit code {code})")
@@ -171,14 +178,10 @@ class WriterProcess:
 
     async def close(self) -> None:
         """End of input: the child closes its connection and exits."""
-        process, self._process = self._process, None
+        process = self._detach()
         if process is None:
             return
-        assert process.stdout is not None and process.stdin is not None
-        loop = asyncio.get_running_loop()
-        loop.remove_reader(process.stdout.fileno())
-        loop.remove_writer(process.stdin.fileno())
-        process.stdin.close()
+        assert process.stdout is not None
         try:
             await asyncio.to_thread(process.wait, 10)
         except subprocess.TimeoutExpired:
@@ -206,16 +209,24 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def _picklable(outcomes: list[tuple[bool, Any]]) -> list[tuple[bool, Any]]:
-    """An error that cannot cross the pipe as itself crosses as a RuntimeError that names it."""
-    safe = []
-    for ok, value in outcomes:
-        try:
-            pickle.dumps(value)
-        except Exception:
-            value = RuntimeError(f"{type(value).__name__}: {value}")
-        safe.append((ok, value))
-    return safe
+def _reply_frame(reply: Reply) -> bytes:
+    """The reply as one frame; a value that cannot cross the pipe as itself (an error of a library's own
+    type, say) crosses as a RuntimeError that names it."""
+    try:
+        return frame(pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL))
+    except Exception:
+        kind, value = reply
+        values = value if kind == "ok" else [(False, value)]
+        safe = [(ok, _crossable(item)) for ok, item in values]
+        return frame(pickle.dumps((kind, safe if kind == "ok" else safe[0][1])))
+
+
+def _crossable(value: Any) -> Any:
+    try:
+        pickle.dumps(value)
+    except Exception:
+        return RuntimeError(f"{type(value).__name__}: {value}")
+    return value
 
 
 def serve(path: str, requests: int, replies: int) -> int:
@@ -236,10 +247,10 @@ def serve(path: str, requests: int, replies: int) -> int:
                 break
             reply: Reply
             try:
-                reply = ("ok", _picklable(commit_batch(connection, pickle.loads(payload))))
+                reply = ("ok", commit_batch(connection, pickle.loads(payload)))
             except Exception as exc:
-                reply = ("failed", _picklable([(False, exc)])[0][1])
-            _write_all(replies, frame(pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)))
+                reply = ("failed", exc)
+            _write_all(replies, _reply_frame(reply))
     except BrokenPipeError:
         return 1  # the parent is gone
     finally:

@@ -32,6 +32,16 @@ def slow_set_meta(conn, key, seconds):
     return os.getpid()
 
 
+class Unpicklable(Exception):
+    def __init__(self):
+        super().__init__("cannot cross")
+        self.callback = lambda: None  # a lambda does not pickle
+
+
+def refuse_unpicklably(conn):
+    raise Unpicklable()
+
+
 def meta_row(key, value):
     return [Statement("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))]
 
@@ -163,3 +173,11 @@ async def test_a_batch_larger_than_the_pipe_buffer_crosses_whole(store):
     await asyncio.gather(*(store.db.run(meta_row(f"big{n}", f"{n}{text}")) for n in range(300)))
     rows = await store.db.fetch_all("SELECT key, value FROM meta WHERE key LIKE 'big%'")
     assert len(rows) == 300 and all(row["value"] == row["key"][3:] + text for row in rows)
+
+
+async def test_an_error_that_cannot_cross_the_pipe_arrives_as_one_that_names_it(store):
+    results = await asyncio.gather(
+        store.db.run(meta_row("kept", "1")), store.db.run(refuse_unpicklably), return_exceptions=True
+    )
+    assert results[0] is None and await store.meta.get("kept") == "1"
+    assert type(results[1]) is RuntimeError and "Unpicklable: cannot cross" in str(results[1])
