@@ -79,7 +79,7 @@ async def floor(fake: FakeDiscord, folder: Path) -> tuple[Samples, Samples]:
 
 async def top_stop(table: Table, players: list[Player], one: Samples, burst: Samples) -> None:
     host = players[0]
-    lobby = (await timed(one, "/topstop new", host.slash("topstop new", language="en", target=500))).message
+    lobby = (await timed(one, "/topstop new", host.slash("topstop new", language="en", target=500))).linked
     assert lobby is not None
     await at_once(burst, "Join", [partial(p.click, lobby, "Join") for p in players[1:]])
     await timed(one, "Start", host.click(lobby, "Start"))
@@ -135,7 +135,7 @@ async def top_stop(table: Table, players: list[Player], one: Samples, burst: Sam
 async def topwords(table: Table, one: Samples) -> None:
     """Two players in the other channel: the commands one at a time (a refusal included)."""
     alice, bob = table.user("alice"), table.user("bob")
-    lobby = (await timed(one, "/topwords new", alice.slash("topwords new"))).message
+    lobby = (await timed(one, "/topwords new", alice.slash("topwords new"))).linked
     assert lobby is not None
     await timed(one, "Join", bob.click(lobby, "Join"))
     await timed(one, "Start", alice.click(lobby, "Start"))
@@ -169,12 +169,23 @@ async def run() -> bool:
             ready = max(full.find("synced"), full.find("command tree unchanged"))
             log = full[ready:] if ready >= 0 else full
             pauses = [int(found) for found in STALL.findall(log)]
-            where = log.find("the event loop has been blocked")
-            if where >= 0:  # what ran during the first pause, as the bot logged it
-                print("\n".join(log[where:].splitlines()[:14]))
+            show_longest_pause(log)
         finally:
             await fake.close()
     return report(floor_one["ping"], floor_burst["ping"], one, burst, pauses)
+
+
+def show_longest_pause(log: str) -> None:
+    """What the bot logged as running during its longest pause: the loop's innermost frames, the threads."""
+    reports: list[tuple[int, str]] = []
+    for began in re.finditer(r"the event loop has been blocked for \d+ ms; it is running:\n", log):
+        ended = STALL.search(log, began.end())
+        if ended is not None:
+            reports.append((int(ended.group(1)), log[began.end() : ended.start()]))
+    if reports:
+        longest, stack = max(reports, key=lambda found: found[0])
+        lines = [line for line in stack.splitlines() if line.startswith(("  File", "  [thread"))]
+        print(f"the longest pause ({longest} ms) ran:\n" + "\n".join(lines[-10:]))
 
 
 def report(

@@ -23,6 +23,7 @@ from bot.store import SessionRecord, Store
 from bot.ui.components import TableItem, dispatch_interaction
 from bot.ui.replies import NO_MENTIONS, reply_error, unwrap
 from bot.ui.translator import CommandTranslator
+from bot.ui.tree import AnsweringTree
 from bot.ui.vote import VoteService
 
 log = logging.getLogger(__name__)
@@ -61,6 +62,7 @@ class TopBot(commands.Bot):
             intents=discord.Intents.default(),
             allowed_mentions=NO_MENTIONS,
             help_command=None,
+            tree_cls=AnsweringTree,
         )
         self.settings = settings
         if store is not None:
@@ -82,6 +84,7 @@ class TopBot(commands.Bot):
         from bot.words import WordService
 
         self.words = WordService()
+        self.words.import_libraries()  # before the gateway connects: no player waits on it
         games = {name: make_game(name, self.words) for name in GAME_PACKAGES}
         self.sessions = SessionManager(
             self.store,

@@ -17,7 +17,7 @@ from bot.games import GAME_TITLES
 from bot.i18n import N_, Text, language_of, t
 from bot.ui.access import manages_server
 from bot.ui.embeds import mention
-from bot.ui.replies import reply_private
+from bot.ui.replies import reply, reply_private
 from bot.ui.translator import command_text
 
 if TYPE_CHECKING:
@@ -109,7 +109,11 @@ class General(commands.Cog):
         files = [discord.File(io.BytesIO(text.encode()), filename=f"{game.value}-rules.md")]
         await reply_private(interaction, embed=embed, files=files)
 
-    @app_commands.command(name="leaderboard", description=command_text("general.cmd.leaderboard"))
+    @app_commands.command(
+        name="leaderboard",
+        description=command_text("general.cmd.leaderboard"),
+        extras={"public_answer": True},
+    )
     @app_commands.describe(game=command_text("general.cmd.game"))
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
@@ -139,7 +143,7 @@ class General(commands.Cog):
                 )
                 for i, r in enumerate(rows, 1)
             )
-        await interaction.response.send_message(embed=embed)
+        await reply(interaction, embed=embed)
 
     settings = app_commands.Group(
         name="settings",

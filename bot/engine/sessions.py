@@ -289,12 +289,8 @@ class SessionManager:
         action: Action,
         *,
         interaction_id: str | None = None,
-        on_accepted: Callable[[], None] | None = None,
     ) -> ActResult:
-        """Apply one action: lock, check, apply, commit in one transaction, then re-arm timers.
-
-        `on_accepted` is called once the rules accepted the action, as its commit starts: the caller may
-        acknowledge the click meanwhile, as long as it says nothing of the action until act() returns."""
+        """Apply one action: lock, check, apply, commit in one transaction, then re-arm timers."""
         # `_locked` spelled out: this is the hot path, and a generator-based context manager costs more.
         entry = self._locks.get(session_id)
         if entry is None:
@@ -302,7 +298,7 @@ class SessionManager:
         entry.users += 1
         try:
             async with entry.lock:
-                return await self._act_locked(session_id, player, action, interaction_id, on_accepted)
+                return await self._act_locked(session_id, player, action, interaction_id)
         finally:
             entry.users -= 1
             if entry.users == 0:
@@ -314,7 +310,6 @@ class SessionManager:
         player: str | None,
         action: Action,
         interaction_id: str | None,
-        on_accepted: Callable[[], None] | None,
     ) -> ActResult:
         live = await self._load(session_id)
         record = live.record
@@ -348,11 +343,6 @@ class SessionManager:
             results=_result_rows(outcome) if outcome else None,
             outcome_meta=_outcome_meta(outcome) if outcome else None,
         )
-        if on_accepted is not None:
-            try:
-                on_accepted()
-            except Exception:
-                log.exception("on_accepted failed for session %d", session_id)
         try:
             await self._write(session_id, work)
         except sqlite3.IntegrityError:
@@ -568,7 +558,7 @@ class SessionManager:
                 result = ActResult(record, [{"type": "lobby_expired"}])
             else:
                 try:
-                    result = await self._act_locked(session_id, None, timer["action"], None, None)
+                    result = await self._act_locked(session_id, None, timer["action"], None)
                 except Exception:
                     # A timer the rules refuse must not fire again and again.
                     record = (await self._load(session_id)).record

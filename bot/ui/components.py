@@ -20,7 +20,7 @@ from bot.engine.errors import BadAction
 from bot.i18n import N_
 from bot.ui import codec
 from bot.ui.codec import Arg, MalformedId, Spec
-from bot.ui.replies import reply_error
+from bot.ui.replies import acknowledge, reply_error
 
 log = logging.getLogger(__name__)
 
@@ -58,16 +58,23 @@ Handler = Callable[[Click], Awaitable[None]]
 class Route:
     spec: Spec
     handler: Handler
+    opens_form: bool = False  # the handler's answer is a modal, which must be the click's first answer
 
 
 _components: dict[tuple[str, str], Route] = {}
 _modals: dict[tuple[str, str], Route] = {}
 
 
-def register(game: str, action: str, handler: Handler, *args: Arg, modal: bool = False) -> Spec:
-    """Route `<game>:<session>:<action>[:args]` to `handler`; returns the spec that builds such ids."""
+def register(
+    game: str, action: str, handler: Handler, *args: Arg, modal: bool = False, opens_form: bool = False
+) -> Spec:
+    """Route `<game>:<session>:<action>[:args]` to `handler`; returns the spec that builds such ids.
+
+    `modal`: the handler takes a form's submission; `opens_form`: the click's answer is a form (a modal).
+    Every other click is acknowledged before its handler runs.
+    """
     spec = Spec(game, action, tuple(args))
-    (_modals if modal else _components)[(game, action)] = Route(spec, handler)
+    (_modals if modal else _components)[(game, action)] = Route(spec, handler, opens_form)
     return spec
 
 
@@ -99,6 +106,8 @@ def resolve(
 async def _route(interaction: discord.Interaction[Any], custom_id: str, *, modal: bool) -> None:
     try:
         route, session_id, args = resolve(custom_id, modal=modal)
+        if not route.opens_form:
+            await acknowledge(interaction)
         values = submitted_values(interaction.data or {}) if modal else {}
         await route.handler(Click(interaction, session_id, args, values))
     except Exception as error:

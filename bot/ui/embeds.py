@@ -12,6 +12,11 @@ def mention(user_id: str) -> str:
     return f"<@{user_id}>" if user_id.isdigit() else user_id
 
 
+def message_link(guild_id: int, channel_id: int, message_id: int) -> str:
+    """A link that jumps to a message of a server's channel."""
+    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+
+
 def player_list(players: list[str]) -> str:
     return "\n".join(f"{i}. {mention(p)}" for i, p in enumerate(players, 1)) or "nobody yet"
 

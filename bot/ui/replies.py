@@ -18,14 +18,41 @@ log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
+async def acknowledge(interaction: discord.Interaction[Any], *, public: bool = False) -> None:
+    """Answer Discord at once, before any work, so that a click or command feels instant.
+
+    A click (or a form sent from a message) is acknowledged silently: the work then edits the table, the
+    clicked message (`update_clicked`) or follows up privately. A slash command shows a private "thinking…"
+    (a public one for `public` commands) that its answer replaces.
+    """
+    if interaction.response.is_done():
+        return
+    if (
+        interaction.message is not None
+        and interaction.type is not discord.InteractionType.application_command
+    ):
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+
+
+async def update_clicked(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
+    """Edit the message whose button was clicked (after `acknowledge`, or as the click's answer)."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**kwargs)
+    else:
+        await interaction.response.edit_message(**kwargs)
+
+
 async def reply(interaction: discord.Interaction[Any], content: str | None = None, **kwargs: Any) -> None:
     """Answer, or follow up when the interaction was already answered (e.g. deferred)."""
     kwargs.setdefault("allowed_mentions", NO_MENTIONS)
     if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
-        # A private "thinking…" is waiting for this answer: it becomes the answer.
+        # A "thinking…" is waiting for this answer: it becomes the answer (private or public as it is).
         kwargs.pop("ephemeral", None)
-        if "file" in kwargs:
-            kwargs["attachments"] = [kwargs.pop("file")]
+        attachments = [*kwargs.pop("files", []), *([kwargs.pop("file")] if "file" in kwargs else [])]
+        if attachments:
+            kwargs["attachments"] = attachments
         await interaction.edit_original_response(content=content, **kwargs)
     elif interaction.response.is_done():
         await interaction.followup.send(content or discord.utils.MISSING, **kwargs)

@@ -4,8 +4,8 @@ act-and-show with coalesced redraws, the table message's lifecycle, the private 
 A game's cog declares its command group, its buttons (`@button(...)` with typed arguments) and how to draw
 its table (`render`); everything else is here, the same for every game. The path of a click:
 
-    TableItem (any custom_id) -> codec: typed arguments or a private refusal -> the cog's handler
-    -> `act()`: acknowledge first (Discord's 3 s), then the engine applies and commits the action
+    TableItem (any custom_id) -> codec: typed arguments or a private refusal -> acknowledged at once
+    -> the cog's handler -> `act()`: the engine applies and commits the action
     -> `refresh()`: one redraw per table at a time; clicks that arrive meanwhile share the next one.
 """
 
@@ -31,8 +31,8 @@ from bot.ui import components
 from bot.ui.access import manages_server
 from bot.ui.codec import Arg
 from bot.ui.components import Click
-from bot.ui.embeds import mention, player_list, relative_time
-from bot.ui.replies import NO_MENTIONS, reply_private
+from bot.ui.embeds import mention, message_link, player_list, relative_time
+from bot.ui.replies import NO_MENTIONS, acknowledge, reply_private, update_clicked
 from bot.ui.translator import command_text
 
 if TYPE_CHECKING:
@@ -48,7 +48,6 @@ LOBBY_BUTTONS = {
     "cancel": N_("ui.lobby.cancel"),
 }
 POST_RETRY_SECONDS = 1.0
-DEFER_AFTER = 1.0  # seconds an action may take before its click is acknowledged ("thinking…")
 # The layer's own event: the game has just started, its table is posted below the closed lobby.
 TABLE_OPENED = "table_opened"
 # The commands every game gets; their descriptions come from the catalogue.
@@ -66,11 +65,15 @@ class Table:
     file: discord.File | None = None
 
 
-def button(action: str, *args: Arg, modal: bool = False) -> Callable[[Any], Any]:
-    """Declare a cog method as the handler of `<game>:<session>:<action>[:args]` (a button, select or modal)."""
+def button(action: str, *args: Arg, modal: bool = False, opens_form: bool = False) -> Callable[[Any], Any]:
+    """Declare a cog method as the handler of `<game>:<session>:<action>[:args]` (a button, select or modal).
+
+    `modal`: it takes a form's submission. `opens_form`: it answers the click with a form, so the click is
+    not acknowledged before it runs (every other click is).
+    """
 
     def mark(method: Any) -> Any:
-        method.__table_route__ = (action, args, modal)
+        method.__table_route__ = (action, args, modal, opens_form)
         return method
 
     return mark
@@ -129,8 +132,10 @@ class TableCog(commands.Cog):
         for name in dir(type(self)):
             route = getattr(getattr(type(self), name), "__table_route__", None)
             if route is not None:
-                action, args, modal = route
-                components.register(game, action, getattr(self, name), *args, modal=modal)
+                action, args, modal, opens_form = route
+                components.register(
+                    game, action, getattr(self, name), *args, modal=modal, opens_form=opens_form
+                )
 
     async def cog_load(self) -> None:
         self.bot.table_listeners[self.game_name] = self.on_events
@@ -232,51 +237,25 @@ class TableCog(commands.Cog):
         action: dict[str, Any],
         *,
         private: bool = False,
-        acknowledge: Callable[[], Awaitable[Any]] | None = None,
+        confirm: Callable[[], Awaitable[Any]] | None = None,
     ) -> ActResult:
-        """Apply the action, acknowledge the click, then show the table (coalesced with other clicks).
+        """Apply the action, then show the table (coalesced with other clicks).
 
-        A refusal is the click's own private answer. An accepted action is acknowledged (deferred) as its
-        commit starts, so the answer travels while the store writes; the table or the private answer
-        follows once the action is durable. An action that takes longer than DEFER_AFTER (a dictionary
-        loading) is acknowledged meanwhile, so that no click outlives Discord's 3 seconds.
-        `private`: the user gets a private answer next (`answer()`), e.g. after a slash command.
-        `acknowledge`: the click's own answer once the action is done (e.g. edit the private menu clicked).
+        The click or command was acknowledged before its handler ran, so the rules, the commit and the
+        redraw come after Discord has its answer; a refusal is the user's private answer. Nothing about the
+        action is shown before it is durable.
+        `private`: the user gets a private answer next (`answer()`), e.g. after a slash command; the table
+        (a picture may take a moment) follows in the background.
+        `confirm`: the click's own answer once the action is done (e.g. the private menu clicked says what
+        was done).
         """
-        deferring: asyncio.Future[Any] | None = None
-
-        def defer() -> None:
-            nonlocal deferring
-            if deferring is None and not interaction.response.is_done():
-                deferring = asyncio.ensure_future(
-                    interaction.response.defer(ephemeral=private, thinking=private)
-                )
-
-        work = asyncio.ensure_future(
-            self.bot.sessions.act(
-                session_id,
-                str(interaction.user.id),
-                action,
-                interaction_id=str(interaction.id),
-                on_accepted=None if acknowledge is not None else defer,
-            )
+        await acknowledge(interaction)  # already done by the router and the command tree
+        result = await self.bot.sessions.act(
+            session_id, str(interaction.user.id), action, interaction_id=str(interaction.id)
         )
-        done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
-        if not done:
-            defer()
-        try:
-            result = await work
-        finally:
-            if deferring is not None:
-                # Any answer after this one (a refusal, the private answer) is then a follow-up.
-                await asyncio.gather(deferring, return_exceptions=True)
-        if not interaction.response.is_done():
-            if acknowledge is not None:
-                await acknowledge()
-            elif not private:
-                await interaction.response.defer()
+        if confirm is not None:
+            await confirm()
         if private:
-            # The user's private answer comes first; the table (a picture may take a moment) follows.
             self._background(self.refresh(session_id, result.events))
         else:
             await self.refresh(session_id, result.events)
@@ -450,7 +429,6 @@ class TableCog(commands.Cog):
         if record.status == "lobby":
             await reply_private(interaction, embed=self.lobby_embed(record, lang=lang))
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         view = await self.bot.sessions.view(record.id, None)
         table = await self.render(record, view, [], lang)
         player = str(interaction.user.id)
@@ -487,7 +465,6 @@ class TableCog(commands.Cog):
             await self.ask_to_end(interaction, record)
             return
         lobby = record.status == "lobby"
-        await interaction.response.defer(ephemeral=True, thinking=True)
         await self.end_game(record, by=str(interaction.user.id))
         if lobby:
             said = N_("ui.lobby_closed")
@@ -584,13 +561,21 @@ class TableCog(commands.Cog):
             interaction.user.display_name,
         )
         lang = await self.table_lang(record)
-        await interaction.response.send_message(
-            embed=self.lobby_embed(record, lang=lang),
-            view=self.lobby_view(record, lang),
-            allowed_mentions=NO_MENTIONS,
-        )
-        message = await interaction.original_response()
+        # The lobby is a message of the channel (as the tables are); the command's own answer is private,
+        # so that a refusal (a game already here, a bad option) is only ever told to whoever asked.
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        try:
+            message = await channel.send(
+                embed=self.lobby_embed(record, lang=lang),
+                view=self.lobby_view(record, lang),
+                allowed_mentions=NO_MENTIONS,
+            )
+        except discord.HTTPException as error:
+            await self.bot.sessions.cancel(record.id, reason=f"lobby could not be posted: {error}")
+            raise BadAction("ui.lobby.post_failed", error=str(error.text or error.status)[:200]) from None
         await self.bot.sessions.set_message(record.id, message.id)
+        link = message_link(record.guild_id, record.channel_id, message.id)
+        await reply_private(interaction, t("ui.lobby.opened", self.user_lang(interaction), link=link))
         return record
 
     def lobby_embed(self, record: SessionRecord, note: str | None = None, lang: str = "en") -> discord.Embed:
@@ -637,7 +622,7 @@ class TableCog(commands.Cog):
     ) -> None:
         lang = await self.table_lang(record)
         view = self.lobby_view(record, lang) if note is None else None
-        await interaction.response.edit_message(embed=self.lobby_embed(record, note, lang), view=view)
+        await update_clicked(interaction, embed=self.lobby_embed(record, note, lang), view=view)
 
     async def _edit_lobby(self, record: SessionRecord, note: str | None = None) -> None:
         if record.message_id is None:

@@ -23,7 +23,7 @@ from bot.store import VoteRecord
 from bot.ui import components
 from bot.ui.components import Click
 from bot.ui.embeds import relative_time
-from bot.ui.replies import NO_MENTIONS, reply_private
+from bot.ui.replies import NO_MENTIONS, reply_private, update_clicked
 
 if TYPE_CHECKING:
     from bot.app import TopBot
@@ -150,7 +150,7 @@ class VoteService:
             await self.bot.store.votes.cast(tx, vote_id, voter, yes, self.clock())
         ballots = await self.bot.store.votes.ballots(vote_id)
         if set(ballots) < set(vote.eligible):
-            await interaction.response.edit_message(embed=self.embed(vote, ballots))
+            await update_clicked(interaction, embed=self.embed(vote, ballots))
             await reply_private(interaction, t("ui.vote.cast", lang, vote=said))
             return
         # The last ballot closes the vote: the click's own answer shows the result, with no second edit.
@@ -158,7 +158,7 @@ class VoteService:
         if closed is None:
             raise GameOver("ui.vote.closed")
         vote, ballots, result = closed
-        await interaction.response.edit_message(embed=self.embed(vote, ballots), view=None)
+        await update_clicked(interaction, embed=self.embed(vote, ballots), view=None)
         await reply_private(interaction, t("ui.vote.last", lang, vote=said))
         await self._announce(vote, result)
 

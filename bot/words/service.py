@@ -81,6 +81,19 @@ class WordService:
 
     # -- loading ---------------------------------------------------------------------------------
 
+    @staticmethod
+    def import_libraries() -> None:
+        """Import the spelling and lemma libraries on the caller's thread, before the bot serves anyone.
+
+        Imported by the warm-up thread while players play, their extension modules (numpy among them) held
+        the interpreter for up to 70 ms at a time: a pause every player felt.
+        """
+        import enchant  # noqa: F401
+        import lemminflect  # noqa: F401
+        import simplemma  # noqa: F401
+        import simplemma.strategies.dictionaries  # noqa: F401
+        import spylls.hunspell  # noqa: F401
+
     def _language(self, lang: str) -> str:
         if lang not in LANGUAGES:
             raise ValueError(f"unknown language {lang!r}; expected one of {', '.join(LANGUAGES)}")

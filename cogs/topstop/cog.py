@@ -18,7 +18,7 @@ from bot.i18n import N_, t
 from bot.store import SessionRecord
 from bot.ui import codec, components
 from bot.ui.components import Click
-from bot.ui.replies import reply_private
+from bot.ui.replies import reply_private, update_clicked
 from bot.ui.table import Table, TableCog, button
 from bot.ui.translator import command_text
 from cogs.topstop import cards
@@ -192,7 +192,7 @@ class TopStopCog(TableCog, name="Top Stop"):
         said = N_("topstop.vote.cast_closed") if closed else N_("topstop.vote.cast")
         await click.interaction.followup.send(t(said, self.user_lang(click.interaction)), ephemeral=True)
 
-    @button("write", ROUND, PAGE)
+    @button("write", ROUND, PAGE, opens_form=True)
     async def on_write(self, click: Click) -> None:
         """The form opens at once (a modal must be the first answer), prefilled with the saved words."""
         await self.seated(click.interaction, click.session_id)
@@ -327,7 +327,7 @@ class TopStopCog(TableCog, name="Top Stop"):
             click.interaction,
             click.session_id,
             action,
-            acknowledge=lambda: click.interaction.response.edit_message(content=done, view=None),
+            confirm=lambda: update_clicked(click.interaction, content=done, view=None),
         )
         lines = cards.private_news(result.private_to(click.player), result.session, lang)
         view = await self.bot.sessions.view(click.session_id, click.player)
@@ -387,7 +387,7 @@ class TopStopCog(TableCog, name="Top Stop"):
             click.interaction,
             click.session_id,
             action,
-            acknowledge=lambda: click.interaction.response.edit_message(content=disputed, view=None),
+            confirm=lambda: update_clicked(click.interaction, content=disputed, view=None),
         )
 
 

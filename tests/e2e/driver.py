@@ -13,6 +13,7 @@ and waits until the bot has answered (or fails with what the fake saw meanwhile)
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -168,8 +169,17 @@ class Reply:
         return Message(self._fake, self.record.original_message_id)
 
     @property
+    def answer(self) -> Message | None:
+        """What the user was told: the reply (or the updated message), or, after a click acknowledged
+        silently, its first follow-up (e.g. a private refusal)."""
+        if self.record.callback_type == 6 and self.record.followup_ids:
+            return Message(self._fake, self.record.followup_ids[0])
+        return self.message
+
+    @property
     def ephemeral(self) -> bool:
-        return self.message is not None and self.message.ephemeral
+        """Whether the answer is private."""
+        return self.answer is not None and self.answer.ephemeral
 
     @property
     def followups(self) -> list[Message]:
@@ -179,9 +189,15 @@ class Reply:
     def private(self) -> Message | None:
         """The private answer: the reply itself when it is ephemeral, else the first ephemeral follow-up
         (after a click was acknowledged first)."""
-        if self.ephemeral:
+        if self.message is not None and self.message.ephemeral:
             return self.message
         return next((m for m in self.followups if m.ephemeral), None)
+
+    @property
+    def linked(self) -> Message | None:
+        """The channel message the answer links to (e.g. "your lobby is open: <link>")."""
+        found = re.search(r"https://discord\.com/channels/\d+/\d+/(\d+)", self.text)
+        return Message(self._fake, int(found.group(1))) if found else None
 
     @property
     def modal(self) -> dict[str, Any] | None:
@@ -193,7 +209,8 @@ class Reply:
 
     @property
     def text(self) -> str:
-        return self.message.text if self.message else ""
+        """The answer's text."""
+        return self.answer.text if self.answer else ""
 
     def __repr__(self) -> str:
         return f"<Reply {self.kind} message={self.message!r}>"

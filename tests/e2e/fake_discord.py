@@ -31,6 +31,7 @@ from .objects import (
     BOT_PERMISSIONS,
     EPHEMERAL,
     LOADING,
+    SEND_MESSAGES,
     Clock,
     FakeUser,
     Snowflakes,
@@ -1137,6 +1138,9 @@ class FakeDiscord:
         channel_id = self._channel_id(request)
         body = request[BODY] or {}
         _refuse_empty(body, request[UPLOADS])
+        if not self.bot_user.permissions & SEND_MESSAGES:
+            # A channel message needs the permission (an interaction's answer does not).
+            raise DiscordError(403, 50013, "Missing Permissions")
         if request[UPLOADS] and not self.bot_user.permissions & ATTACH_FILES:
             # What Discord answers a bot that may not attach files in the channel (not a violation of ours).
             raise DiscordError(403, 50013, "Missing Permissions")

@@ -18,6 +18,7 @@ MEMBER_PERMISSIONS = (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | 
 BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 13) | (1 << 35) | (1 << 38)
 ALL_PERMISSIONS = (1 << 51) - 1
 ATTACH_FILES = 1 << 15
+SEND_MESSAGES = 1 << 11
 
 
 class Clock:

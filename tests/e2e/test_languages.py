@@ -64,7 +64,7 @@ async def test_a_topwords_game_in_each_language_never_shows_a_rack(
 ) -> None:
     dev, alice, bob = table.user("dev"), table.user("alice"), table.user("bob")
     await dev.slash("settings language", language=lang)  # TopWords' table speaks the server's language
-    lobby = (await alice.slash("topwords new")).message
+    lobby = (await alice.slash("topwords new")).linked
     assert lobby is not None
     await bob.click(lobby, t("ui.lobby.join", lang))
     opened = await product_bot.sessions.open_in_channel(table.channel_id)
@@ -89,7 +89,7 @@ async def test_a_topwords_game_in_each_language_never_shows_a_rack(
 async def _open_top_stop(table: Table, bot: Any, lang: str) -> Game:
     game = Game(table, [table.user("alice"), table.user("bob")], bot, lang=lang)
     alice, bob = game.players
-    lobby = (await alice.slash("topstop new", language=lang, target=5)).message
+    lobby = (await alice.slash("topstop new", language=lang, target=5)).linked
     assert lobby is not None
     await bob.click(lobby, t("ui.lobby.join", lang))
     await alice.click(lobby, t("ui.lobby.start", lang))

@@ -82,14 +82,14 @@ async def test_server_settings_are_for_members_who_manage_the_server(
 async def test_the_lobby_speaks_the_language_of_its_table(product_bot: discord.Client, table: Table):
     await table.user("dev").slash("settings language", language="de")
     alice, bob = table.user("alice"), table.user("bob")
-    lobby = (await alice.slash("topwords new")).message  # TopWords tables follow the server's language
+    lobby = (await alice.slash("topwords new")).linked  # TopWords tables follow the server's language
     assert lobby is not None and lobby.button_labels == ["Mitspielen", "Verlassen", "Starten", "Abbrechen"]
     await bob.click(lobby, "Mitspielen")
     assert "Am Tisch (2)" in lobby.text and "Gastgeber" in lobby.text
     await alice.click(lobby, "Abbrechen")
     assert "Abgebrochen von" in lobby.text and lobby.buttons == []
 
-    lobby = (await alice.slash("topstop new", language="fr")).message  # Top Stop's own language option
+    lobby = (await alice.slash("topstop new", language="fr")).linked  # Top Stop's own language option
     assert lobby is not None and lobby.button_labels == ["Rejoindre", "Quitter", "Lancer", "Annuler"]
 
 
@@ -97,7 +97,7 @@ async def test_private_replies_speak_the_users_discord_language(product_bot: dis
     """The lobby follows the table (English here); refusals and /help follow each user's own locale."""
     alice = table.user("alice")
     marie, hans = table.user("marie", locale="fr"), table.user("hans", locale="de")
-    lobby = (await alice.slash("topstop new", language="en")).message
+    lobby = (await alice.slash("topstop new", language="en")).linked
     assert lobby is not None and _is_lobby(lobby)
     await marie.click(lobby, "Join")
     refused = await marie.click(lobby, "Join")
@@ -114,7 +114,8 @@ async def test_private_replies_speak_the_users_discord_language(product_bot: dis
 async def test_a_lobby_is_joined_by_three_and_started(product_bot: discord.Client, table: Table):
     alice, bob, carol = table.user("alice"), table.user("bob"), table.user("carol")
     opened = await alice.slash("topstop new", language="en")
-    lobby = opened.message
+    assert opened.ephemeral and "lobby is open" in opened.text  # the command's own answer is private
+    lobby = opened.linked
     assert lobby is not None and _is_lobby(lobby), lobby
     assert alice.mention in _seated(lobby)
 
@@ -133,7 +134,7 @@ async def test_a_lobby_is_joined_by_three_and_started(product_bot: discord.Clien
 
 async def test_a_lobby_is_cancelled_by_its_host(product_bot: discord.Client, table: Table):
     alice, bob = table.user("alice"), table.user("bob")
-    lobby = (await alice.slash("topstop new", language="en")).message
+    lobby = (await alice.slash("topstop new", language="en")).linked
     assert lobby is not None
     await bob.click(lobby, "Join")
 
@@ -150,7 +151,7 @@ async def test_a_lobby_survives_sigkill_and_restart(
     alice, bob, carol = table.user("alice"), table.user("bob"), table.user("carol")
     first = await spawn_bot(PRODUCT)
     await wait_for_new_session(fake_discord, first)
-    lobby = (await alice.slash("topstop new", language="en")).message
+    lobby = (await alice.slash("topstop new", language="en")).linked
     assert lobby is not None
     await bob.click(lobby, "Join")
 
@@ -160,7 +161,7 @@ async def test_a_lobby_survives_sigkill_and_restart(
     await wait_for_new_session(fake_discord, second, previous=session)
 
     joined = await carol.click(lobby, "Join")
-    assert joined.kind == "update", joined
+    assert joined.kind == "deferred update", joined  # acknowledged first, then the lobby is edited
     seated = _seated(lobby)
     assert all(p.mention in seated for p in (alice, bob, carol)), seated
     assert await second.stop(signal.SIGTERM) == 0
@@ -169,7 +170,7 @@ async def test_a_lobby_survives_sigkill_and_restart(
 async def _first_round(table: Table) -> Message:
     """Three players start Top Stop and all press Spin: the round-one table message."""
     alice, bob, carol = table.user("alice"), table.user("bob"), table.user("carol")
-    lobby = (await alice.slash("topstop new", language="en")).message
+    lobby = (await alice.slash("topstop new", language="en")).linked
     assert lobby is not None
     for player in (bob, carol):
         await player.click(lobby, "Join")

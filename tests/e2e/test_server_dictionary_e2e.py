@@ -44,8 +44,8 @@ async def test_a_word_voted_valid_is_accepted_in_the_next_game_on_this_server_on
     assert f"~~{word}~~ *not in the dictionary*" in field_of(reveal, "Alice")
 
     asked = await alice.click(reveal, "Dispute a word")
-    assert asked.message is not None
-    await alice.select(asked.message, f"{alice.user.id}|{word}")
+    assert asked.answer is not None
+    await alice.select(asked.answer, f"{alice.user.id}|{word}")
     await game.until(lambda: "It counts" in reveal.button_labels, "the vote on the table")
     await bob.click(reveal, "It counts")
     await carol.click(reveal, "It counts")

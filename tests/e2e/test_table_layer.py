@@ -11,7 +11,7 @@ from typing import Any
 
 from .conftest import requires_product
 from .driver import Reply, Table
-from .objects import ATTACH_FILES
+from .objects import ATTACH_FILES, SEND_MESSAGES
 from .test_topstop_e2e import Game, snapshot
 
 pytestmark = requires_product
@@ -74,7 +74,7 @@ async def test_a_table_that_cannot_be_posted_closes_the_game_and_says_why(
     note in the channel instead of staying open with no table, and a new game can be opened."""
     table.fake.bot_user.permissions &= ~ATTACH_FILES
     alice, bob = table.user("alice"), table.user("bob")
-    lobby = (await alice.slash("topwords new")).message
+    lobby = (await alice.slash("topwords new")).linked
     assert lobby is not None
     await bob.click(lobby, "Join")
     await alice.click(lobby, "Start")
@@ -82,16 +82,16 @@ async def test_a_table_that_cannot_be_posted_closes_the_game_and_says_why(
     assert "Missing Permissions" in note.text and "attach files" in note.text
     assert await product_bot.sessions.open_in_channel(table.channel_id) is None
     table.fake.bot_user.permissions |= ATTACH_FILES
-    again = await alice.slash("topwords new")
-    assert again.message is not None and again.message.button_labels == ["Join", "Leave", "Start", "Cancel"]
+    again = (await alice.slash("topwords new")).linked
+    assert again is not None and again.button_labels == ["Join", "Leave", "Start", "Cancel"]
 
 
 async def test_a_member_hosts_one_lobby_at_a_time(product_bot: Any, table: Table) -> None:
     alice, bob = table.user("alice"), table.user("bob")
-    assert (await alice.slash("topstop new")).message is not None
+    assert (await alice.slash("topstop new")).linked is not None
     refused = await alice.slash("topwords new", channel="games")  # another channel of the same server
     assert refused.ephemeral and "already have an open lobby" in refused.text
-    assert (await bob.slash("topwords new", channel="games")).message is not None
+    assert (await bob.slash("topwords new", channel="games")).linked is not None
 
 
 async def test_a_player_asks_to_end_once_per_round_and_few_votes_cannot_end_it(
@@ -117,7 +117,7 @@ async def test_topwords_leave_ends_a_two_player_game_for_the_one_who_stays(
     product_bot: Any, table: Table
 ) -> None:
     alice, bob = table.user("alice"), table.user("bob")
-    lobby = (await alice.slash("topwords new")).message
+    lobby = (await alice.slash("topwords new")).linked
     assert lobby is not None
     await bob.click(lobby, "Join")
     await alice.click(lobby, "Start")
@@ -127,3 +127,44 @@ async def test_topwords_leave_ends_a_two_player_game_for_the_one_who_stays(
     over = await table.wait_for_message(lambda m: "game over" in m.text, what="the end")
     assert "**Bob** left the game" in over.text and "Too few players remain." in over.text
     assert await product_bot.sessions.open_in_channel(table.channel_id) is None
+
+
+async def test_every_click_and_command_is_acknowledged_before_its_work(
+    product_bot: Any, table: Table
+) -> None:
+    """The first answer comes before the store, the rules or a picture (#18): a command's is a private
+    "thinking…" that its answer replaces, a click's a silent acknowledgment; refusals follow privately."""
+    alice, bob = table.user("alice"), table.user("bob")
+    opened = await alice.slash("topstop new", language="en")
+    assert opened.kind == "deferred reply" and opened.ephemeral and "Your lobby is open" in opened.text
+    lobby = opened.linked
+    assert lobby is not None and not lobby.ephemeral and lobby.button_labels[0] == "Join"
+
+    joined = await bob.click(lobby, "Join")
+    assert joined.kind == "deferred update" and not joined.followups  # the lobby itself shows the seat
+    assert bob.mention in lobby.text
+    again = await bob.click(lobby, "Join")  # a refusal: acknowledged first, then told privately
+    assert again.kind == "deferred update" and again.ephemeral and "already" in again.text
+    early = await bob.click(lobby, "Start")  # only the host starts
+    assert early.kind == "deferred update" and early.ephemeral and lobby.button_labels[0] == "Join"
+
+    refused = await bob.slash("topwords rack")  # no TopWords game here: the refusal replaces the thinking
+    assert refused.kind == "deferred reply" and refused.ephemeral and "/topwords new" in refused.text
+    board = await alice.slash("leaderboard", game="topstop")  # for the channel: a public answer
+    assert board.kind == "deferred reply" and not board.ephemeral and "Leaderboard" in board.text
+
+
+async def test_a_lobby_that_cannot_be_posted_is_closed_and_only_its_host_is_told(
+    product_bot: Any, table: Table
+) -> None:
+    alice = table.user("alice")
+    table.fake.bot_user.permissions &= ~SEND_MESSAGES
+    refused = await alice.slash("topstop new")
+    assert (
+        refused.ephemeral and "could not be posted" in refused.text and "Missing Permissions" in refused.text
+    )
+    assert await product_bot.sessions.open_in_channel(table.channel_id) is None
+    assert table.channel_messages() == []
+    table.fake.bot_user.permissions |= SEND_MESSAGES
+    lobby = (await alice.slash("topstop new")).linked
+    assert lobby is not None and lobby.button_labels[0] == "Join"

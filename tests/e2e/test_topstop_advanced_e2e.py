@@ -76,10 +76,10 @@ async def test_the_draw_is_private_and_a_choice_card_is_a_select(
     )
 
     prompt = await spinner.click(draw, draw.button_labels[0])
-    assert prompt.ephemeral and prompt.message is not None and "FAQ 6" in prompt.text
-    assert prompt.message.button_labels == ["Draw a Level card, then Ba Oossee", "Only the Ba Oossee card"]
-    drawn = await spinner.click(prompt.message, "Draw a Level card, then Ba Oossee")
-    assert drawn.kind == "update" and "Done" in drawn.text
+    assert prompt.ephemeral and prompt.answer is not None and "FAQ 6" in prompt.text
+    assert prompt.answer.button_labels == ["Draw a Level card, then Ba Oossee", "Only the Ba Oossee card"]
+    drawn = await spinner.click(prompt.answer, "Draw a Level card, then Ba Oossee")
+    assert drawn.kind == "deferred update" and drawn.message is not None and "Done" in drawn.message.text
     await game.until(lambda: bool(drawn.followups), "the spinner's card news")
     [news] = drawn.followups
     assert news.ephemeral and "Your face-down Level card: **Level III**" in news.text
@@ -95,7 +95,7 @@ async def test_the_draw_is_private_and_a_choice_card_is_a_select(
 
     victim = others[0]
     chosen = await spinner.select(news, str(victim.user.id))
-    assert chosen.kind == "update"
+    assert chosen.kind == "deferred update"
     await game.until(lambda: "Level III" in draw.text, "the Level revealed on the table")
     cards = field_of(draw, "🃏 Cards")
     assert "**Level III** in force" in cards and "exactly three letters" in cards
@@ -130,8 +130,8 @@ async def test_ten_words_take_a_second_page(
     spinner = spinner_of(game, draw)
     other = next(p for p in game.players if p is not spinner)
     prompt = await spinner.click(draw, draw.button_labels[0])
-    assert prompt.message is not None
-    await spinner.click(prompt.message, "Only the Ba Oossee card")
+    assert prompt.answer is not None
+    await spinner.click(prompt.answer, "Only the Ba Oossee card")
     await game.until(lambda: draw.button_labels == ["Spin"], "the spin after The Draw")
     assert "**10 vs 6**" in field_of(draw, "🃏 Cards")
     letter = await game.spin(draw)

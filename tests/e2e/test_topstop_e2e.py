@@ -123,7 +123,7 @@ class Game:
         """The first name opens a lobby, the others join, the host starts."""
         game = cls(table, [table.user(name) for name in names], bot)
         host = game.players[0]
-        lobby = (await host.slash("topstop new", **options)).message
+        lobby = (await host.slash("topstop new", **options)).linked
         assert lobby is not None and lobby.button_labels == LOBBY_BUTTONS, lobby
         for player in game.players[1:]:
             await player.click(lobby, "Join")
@@ -309,9 +309,9 @@ async def test_three_players_play_two_rounds_with_a_duplicate_disputes_and_votes
 
     # Alice disputes her duplicate; bob and carol vote and accept it.
     asked = await alice.click(reveal, "Dispute a word")
-    assert asked.ephemeral and asked.message is not None
-    picked = await alice.select(asked.message, f"{alice.user.id}|{duplicate}")
-    assert picked.kind == "update" and f"You disputed **{duplicate}**" in picked.text
+    assert asked.ephemeral and asked.answer is not None
+    picked = await alice.select(asked.answer, f"{alice.user.id}|{duplicate}")
+    assert picked.kind == "deferred update" and f"You disputed **{duplicate}**" in picked.text
     await game.until(lambda: reveal.button_labels == ["It counts", "Cross it out"], "the vote on the table")
     assert f"**Alice** disputes **{duplicate}** by **Alice**" in field_of(reveal, "🗳️ Vote")
     assert "0/2 voted" in reveal.text and countdowns(reveal)
@@ -329,8 +329,8 @@ async def test_three_players_play_two_rounds_with_a_duplicate_disputes_and_votes
 
     # Carol disputes one of bob's words; alice and bob split: a tie keeps the verdict.
     asked = await carol.click(reveal, "Dispute a word")
-    assert asked.message is not None
-    await carol.select(asked.message, f"{bob.user.id}|{his[0]}")
+    assert asked.answer is not None
+    await carol.select(asked.answer, f"{bob.user.id}|{his[0]}")
     await game.until(lambda: "It counts" in reveal.button_labels, "the vote on the table")
     await alice.click(reveal, "Cross it out")
     await bob.click(reveal, "It counts")
@@ -402,8 +402,8 @@ async def test_a_spectator_sees_everything_public_and_can_act_on_nothing(
         game, dave.click(reveal, "Dispute a word"), "You are not playing in this game; you can watch."
     )
     asked = await alice.click(reveal, "Dispute a word")
-    assert asked.message is not None
-    await alice.select(asked.message, f"{bob.id}|{his[0]}")
+    assert asked.answer is not None
+    await alice.select(asked.answer, f"{bob.id}|{his[0]}")
     await game.until(lambda: "It counts" in reveal.button_labels, "the vote on the table")
     await refused(game, dave.click(reveal, "It counts"), watching)
     await refused(game, dave.click(reveal, "Cross it out"), watching)
@@ -600,7 +600,7 @@ async def test_a_new_game_takes_the_servers_language_and_refuses_a_zero_grace(
     settled = await table.user("dev").slash("settings language", language="fr")  # Manage Server
     assert settled.ephemeral and "in French" in settled.text
     bob = table.user("bob")
-    lobby = (await alice.slash("topstop new")).message  # no language given
+    lobby = (await alice.slash("topstop new")).linked  # no language given
     assert lobby is not None and "français · Jeu de base" in lobby.text
     by_action = {b["custom_id"].split(":")[2]: b["custom_id"] for b in lobby.buttons}
     await bob.click(lobby, by_action["join"])  # the lobby speaks French: clicked by custom_id

@@ -33,7 +33,7 @@ def is_table(message: Message) -> bool:
 async def start_game(bot: Any, table: Table, mode: str) -> tuple[Player, Player, Message]:
     """Alice opens a lobby, Bob joins, the deal is fixed, Alice starts: returns the first table message."""
     alice, bob = table.user("alice"), table.user("bob")
-    lobby = (await alice.slash("topwords new", mode=mode)).message
+    lobby = (await alice.slash("topwords new", mode=mode)).linked
     assert lobby is not None
     await bob.click(lobby, "Join")
     opened = await bot.sessions.open_in_channel(table.channel_id)
@@ -159,7 +159,7 @@ async def test_the_table_buttons_survive_a_restart(
     alice, bob = table.user("alice"), table.user("bob")
     first = await spawn_bot(PRODUCT)
     await wait_for_new_session(fake_discord, first)
-    lobby = (await alice.slash("topwords new", mode="challenge")).message
+    lobby = (await alice.slash("topwords new", mode="challenge")).linked
     assert lobby is not None
     await bob.click(lobby, "Join")
     await alice.click(lobby, "Start")

@@ -421,23 +421,3 @@ async def test_setup_known_only_at_the_start_is_stored_with_the_game(env):
     finally:
         await manager2.close()
         await store2.close()
-
-
-async def test_on_accepted_is_told_when_the_rules_accept_before_the_action_is_committed(env):
-    """The table layer acknowledges a click meanwhile: the hook runs once the rules accepted the action
-    and before it is committed (memory follows the commit), and never for a refusal."""
-    manager, store, *_ = env
-    sid = await started(manager)
-    record = await manager.session(sid)
-    seen = []
-
-    def accepted():
-        seen.append(record.version)
-
-    with pytest.raises(NotYourTurn):
-        await manager.act(sid, "bob", {"do": "roll"}, on_accepted=accepted)
-    assert seen == []
-    before = record.version
-    await manager.act(sid, "ann", {"do": "roll"}, on_accepted=accepted)
-    assert seen == [before]  # called before the commit moved the version on
-    assert record.version == before + 1 == (await store.sessions.get(sid)).version
