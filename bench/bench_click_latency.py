@@ -11,10 +11,12 @@ first callback (answer, defer or modal). The bot logs every event-loop pause ove
 from __future__ import annotations
 
 import asyncio
+import datetime
 import os
 import re
 import sys
 import tempfile
+import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from functools import partial
@@ -28,6 +30,8 @@ from tests.e2e.process import BotProcess, wait_for_new_session  # noqa: E402
 
 PLAYERS = 8
 ROUNDS = 3
+LOBBIES = 5  # /topstop new, one at a time
+TOPWORDS_GAMES = 4
 TARGET_P50 = 1.5  # × the floor's p50, one at a time
 TARGET_P99 = 2.0  # × the floor's p99 (one at a time; and at 8 at once)
 TARGET_BURST_MS = 50.0
@@ -42,7 +46,11 @@ def ms(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
+PHASES: list[tuple[float, str]] = []  # (wall time, kind) as each press starts: where a pause fell
+
+
 async def timed(samples: Samples, kind: str, action: Awaitable[Reply]) -> Reply:
+    PHASES.append((time.time(), kind))
     reply = await action
     after = reply.record.answered_after
     if after is not None:
@@ -79,6 +87,12 @@ async def floor(fake: FakeDiscord, folder: Path) -> tuple[Samples, Samples]:
 
 async def top_stop(table: Table, players: list[Player], one: Samples, burst: Samples) -> None:
     host = players[0]
+    for _ in range(LOBBIES - 1):  # lobbies opened, joined one at a time and cancelled
+        lobby = (await timed(one, "/topstop new", host.slash("topstop new", language="en"))).linked
+        assert lobby is not None
+        for player in players[1:3]:
+            await timed(one, "Join", player.click(lobby, "Join"))
+        await timed(one, "Cancel", host.click(lobby, "Cancel"))
     lobby = (await timed(one, "/topstop new", host.slash("topstop new", language="en", target=500))).linked
     assert lobby is not None
     await at_once(burst, "Join", [partial(p.click, lobby, "Join") for p in players[1:]])
@@ -133,20 +147,23 @@ async def top_stop(table: Table, players: list[Player], one: Samples, burst: Sam
 
 
 async def topwords(table: Table, one: Samples) -> None:
-    """Two players in the other channel: the commands one at a time (a refusal included)."""
+    """Two players in the other channel, TOPWORDS_GAMES short games: the commands one at a time (a refusal
+    included), each game ended by its host."""
     alice, bob = table.user("alice"), table.user("bob")
-    lobby = (await timed(one, "/topwords new", alice.slash("topwords new"))).linked
-    assert lobby is not None
-    await timed(one, "Join", bob.click(lobby, "Join"))
-    await timed(one, "Start", alice.click(lobby, "Start"))
-    await table.wait_for_message(
-        lambda m: any(a["filename"] == "board.png" for a in m.attachments), what="the TopWords table"
-    )
-    await timed(one, "/topwords rack", alice.slash("topwords rack"))
-    await timed(one, "/topwords status", bob.slash("topwords status"))
-    await timed(one, "/topwords pass", alice.slash("topwords pass"))
-    await timed(one, "/topwords pass (refused: not your turn)", alice.slash("topwords pass"))
-    await timed(one, "/topwords pass", bob.slash("topwords pass"))
+    for _ in range(TOPWORDS_GAMES):
+        lobby = (await timed(one, "/topwords new", alice.slash("topwords new"))).linked
+        assert lobby is not None
+        await timed(one, "Join", bob.click(lobby, "Join"))
+        await timed(one, "Start", alice.click(lobby, "Start"))
+        await table.wait_for_message(
+            lambda m: any(a["filename"] == "board.png" for a in m.attachments), what="the TopWords table"
+        )
+        await timed(one, "/topwords rack", alice.slash("topwords rack"))
+        await timed(one, "/topwords status", bob.slash("topwords status"))
+        await timed(one, "/topwords pass", alice.slash("topwords pass"))
+        await timed(one, "/topwords pass (refused: not your turn)", alice.slash("topwords pass"))
+        await timed(one, "/topwords pass", bob.slash("topwords pass"))
+        await timed(one, "/topwords end", alice.slash("topwords end"))
 
 
 async def run() -> bool:
@@ -161,13 +178,11 @@ async def run() -> bool:
             burst: Samples = defaultdict(list)
             table = Table(fake)
             players = [table.user(f"p{n}") for n in range(PLAYERS)]
+            play_starts = len(bot.log_text())  # pauses during play: from the first command on
             await top_stop(table, players, one, burst)
             await topwords(Table(fake, channel="games"), one)
             await bot.stop()
-            # Pauses during play: after the bot synced its commands (start-up imports come before).
-            full = bot.log_text()
-            ready = max(full.find("synced"), full.find("command tree unchanged"))
-            log = full[ready:] if ready >= 0 else full
+            log = bot.log_text()[play_starts:]
             pauses = [int(found) for found in STALL.findall(log)]
             show_longest_pause(log)
         finally:
@@ -177,15 +192,29 @@ async def run() -> bool:
 
 def show_longest_pause(log: str) -> None:
     """What the bot logged as running during its longest pause: the loop's innermost frames, the threads."""
-    reports: list[tuple[int, str]] = []
+    reports: list[tuple[int, str, float]] = []
     for began in re.finditer(r"the event loop has been blocked for \d+ ms; it is running:\n", log):
         ended = STALL.search(log, began.end())
         if ended is not None:
-            reports.append((int(ended.group(1)), log[began.end() : ended.start()]))
+            line_start = log.rfind("\n", 0, ended.start()) + 1  # "2026-11-26 00:20:01,123 WARNING …"
+            stamp = datetime.datetime.strptime(log[line_start : line_start + 23], "%Y-%m-%d %H:%M:%S,%f")
+            looks = re.match(r"(\n  \d+× [^\n]*)*", log[ended.end() :])  # where the loop was meanwhile
+            stack = log[began.end() : ended.start()] + (looks.group(0) if looks else "")
+            reports.append((int(ended.group(1)), stack, stamp.timestamp()))
+
+    def during(length: int, ended: float) -> str:
+        return ([kind for at, kind in PHASES if at <= ended - length / 1000][-1:] or ["start-up"])[0]
+
+    over = [
+        f"{length} ms ({during(length, ended)})" for length, _, ended in reports if length > TARGET_PAUSE_MS
+    ]
+    if over:
+        print("pauses over the target: " + ", ".join(over))
     if reports:
-        longest, stack = max(reports, key=lambda found: found[0])
+        longest, stack, ended = max(reports, key=lambda found: found[0])
         lines = [line for line in stack.splitlines() if line.startswith(("  File", "  [thread"))]
-        print(f"the longest pause ({longest} ms) ran:\n" + "\n".join(lines[-10:]))
+        lines = lines[-10:] + [line for line in stack.splitlines() if "× " in line]
+        print(f"the longest pause ({longest} ms, {during(longest, ended)}) ran:\n" + "\n".join(lines))
 
 
 def report(

@@ -9,7 +9,8 @@
   new live state; the collection that finally comes walked all of them (130–150 ms at 10,000 sessions).
   Paced by the engine instead: a young collection every few hundred actions, then its survivors frozen.
 - `StallWatchdog`: a thread that notices when the loop has not run its heartbeat for `threshold` seconds
-  and logs what the loop's thread was running then (its stack), and how long the stall lasted.
+  and logs what the loop's thread was running then (its stack), and when the stall ends how long it
+  lasted and where the loop's thread was at each look meanwhile (a long stall is rarely one step).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import sys
 import threading
 import time
 import traceback
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -127,21 +129,34 @@ class StallWatchdog:
 
     def _watch(self) -> None:
         stalled_since: float | None = None
+        seen: Counter[str] = Counter()  # where the loop's thread was at each look during the stall
         while not self._stop.wait(self.interval):
             beat = self._beat
             late = time.monotonic() - beat - self.interval
             if late > self.threshold and stalled_since != beat:
                 stalled_since = beat
+                seen.clear()
                 log.warning(
                     "the event loop has been blocked for %.0f ms; it is running:\n%s",
                     late * 1000,
                     self._loop_stack(),
                 )
-            elif stalled_since is not None and beat != stalled_since:
+            elif stalled_since is not None and beat == stalled_since:
+                seen[self._loop_where()] += 1
+            elif stalled_since is not None:
                 duration = beat - stalled_since - self.interval
                 self.stalls.append(duration)
-                log.warning("the event loop was blocked for %.0f ms in all", duration * 1000)
+                looks = "".join(f"\n  {count}× {where}" for where, count in seen.most_common(3))
+                log.warning("the event loop was blocked for %.0f ms in all%s", duration * 1000, looks)
                 stalled_since = None
+
+    def _loop_where(self) -> str:
+        """The loop thread's innermost frames, on one line: sampled while a stall lasts."""
+        frame = sys._current_frames().get(self._loop_thread or 0)
+        if frame is None:
+            return "(unknown)"
+        where = traceback.extract_stack(frame, limit=4)
+        return " < ".join(f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in reversed(where))
 
     def _loop_stack(self) -> str:
         """The loop thread's stack, then where every other thread is: a loop waiting in a system call

@@ -90,6 +90,8 @@ async def test_an_event_loop_stall_is_logged_with_what_ran(caplog: pytest.LogCap
         watchdog.stop()
     messages = [r.getMessage() for r in caplog.records]
     assert any("blocked for" in m and "_block_the_loop" in m for m in messages), messages
+    # When it ends, where the loop was while it lasted (looked at every interval).
+    assert any("in all" in m and "× test_monitor.py" in m and "_block_the_loop" in m for m in messages)
     assert len(watchdog.stalls) == 1 and 0.15 < watchdog.stalls[0] < 1.0
 
 
