@@ -84,7 +84,10 @@ class TopBot(commands.Bot):
         from bot.words import WordService
 
         self.words = WordService()
-        self.words.import_libraries()  # before the gateway connects: no player waits on it
+        self.words.import_libraries()
+        # The dictionaries load in a thread while the sessions are restored; the bot goes online only once
+        # they are loaded: loading them while players played stalled the event loop for 20–70 ms at a time.
+        self._warmer = asyncio.create_task(self._warm_words())
         games = {name: make_game(name, self.words) for name in GAME_PACKAGES}
         self.sessions = SessionManager(
             self.store,
@@ -102,8 +105,11 @@ class TopBot(commands.Bot):
         await self.sessions.start()
         await self.votes.start()
         self._sweeper = asyncio.create_task(self._sweep_idle_sessions())
-        self._warmer = asyncio.create_task(self._warm_words())
         await self.sync_commands()
+        try:
+            await self._warmer
+        except Exception:
+            log.exception("loading the dictionaries failed; each loads on first use instead")
         if self.application_id:
             log.info("invite the bot with: %s", invite_url(self.application_id))
 
