@@ -185,6 +185,8 @@ async def run() -> bool:
             log = bot.log_text()[play_starts:]
             pauses = [int(found) for found in STALL.findall(log)]
             show_longest_pause(log)
+            for collection in re.findall(r"a garbage collection of generation .*", log):
+                print(collection)
         finally:
             await fake.close()
     return report(floor_one["ping"], floor_burst["ping"], one, burst, pauses)

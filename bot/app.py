@@ -79,6 +79,8 @@ class TopBot(commands.Bot):
         threshold = self.settings.stall_log_ms / 1000
         self._watchdog = monitor.StallWatchdog(asyncio.get_running_loop(), threshold=threshold)
         self._watchdog.start()
+        self._collections = monitor.SlowCollections(threshold)
+        self._collections.start()
         if not hasattr(self, "store"):
             self.store = await Store.open(self.settings.database_path)
         from bot.words import WordService
@@ -190,6 +192,7 @@ class TopBot(commands.Bot):
                 task.cancel()
         if self._watchdog is not None:
             self._watchdog.stop()
+            self._collections.stop()
         await self.votes.close_all()
         if hasattr(self, "sessions"):
             await self.sessions.close()

@@ -92,6 +92,41 @@ class YoungCollections:
             gc.freeze()
 
 
+class SlowCollections:
+    """Logs every garbage collection that stops the process for longer than `threshold` seconds.
+
+    A collection started by any thread holds the interpreter: the event loop waits for it, and the watchdog
+    sees only a loop waiting in `select`. This names the pause.
+    """
+
+    def __init__(self, threshold: float = 0.1) -> None:
+        self.threshold = threshold
+        self.slow: list[tuple[int, float]] = []  # (generation, seconds), for tests and benchmarks
+        self._started = 0.0
+
+    def start(self) -> None:
+        gc.callbacks.append(self._on_collection)
+
+    def stop(self) -> None:
+        with contextlib.suppress(ValueError):
+            gc.callbacks.remove(self._on_collection)
+
+    def _on_collection(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        took = time.perf_counter() - self._started
+        if took > self.threshold:
+            generation = info["generation"]
+            self.slow.append((generation, took))
+            log.warning(
+                "a garbage collection of generation %d took %.0f ms (%d objects freed)",
+                generation,
+                took * 1000,
+                info["collected"],
+            )
+
+
 class StallWatchdog:
     """Logs every event-loop stall longer than `threshold` seconds with the stack that was running."""
 

@@ -105,3 +105,18 @@ async def test_a_loop_that_keeps_running_logs_nothing(caplog: pytest.LogCaptureF
     finally:
         watchdog.stop()
     assert watchdog.stalls == [] and not caplog.records
+
+
+def test_a_slow_garbage_collection_is_logged_with_its_generation(caplog: pytest.LogCaptureFixture) -> None:
+    """A collection started by any thread stops the loop too: it is named, not left as a silent pause."""
+    collections = monitor.SlowCollections(threshold=0.0)  # every collection counts as slow here
+    collections.start()
+    try:
+        with caplog.at_level(logging.WARNING, logger="bot.monitor"):
+            gc.collect()
+    finally:
+        collections.stop()
+    assert (2, collections.slow[-1][1]) == collections.slow[-1]
+    assert any("garbage collection of generation 2 took" in r.getMessage() for r in caplog.records)
+    gc.collect()
+    assert len(collections.slow) == 1  # stopped: no longer called

@@ -132,6 +132,9 @@ class Game(Protocol):
     min_players: int
     max_players: int
     action_names: frozenset[str]  # every `do` the game knows; anything else is refused as bad_action
+    # Actions whose rules take long (a dictionary checks every word of every player): the engine applies them
+    # in a worker thread, so that the event loop keeps answering the other tables meanwhile.
+    slow_actions: frozenset[str]
 
     def validate_options(self, options: Mapping[str, Any]) -> JSON:
         """The options with their defaults filled in, or BadAction naming what is wrong."""

@@ -313,8 +313,13 @@ class SessionManager:
     ) -> ActResult:
         live = await self._load(session_id)
         record = live.record
+        do = action.get("do")
         try:
-            game, complete, applied = self._step(live, player, action)
+            if isinstance(do, str) and do in self._game(record.game).slow_actions:
+                # The session stays locked; its state is never changed in place, so reads go on meanwhile.
+                game, complete, applied = await asyncio.to_thread(self._step, live, player, action)
+            else:
+                game, complete, applied = self._step(live, player, action)
         except GameError as error:
             # A repeated interaction (a retry of one already applied) gets the first answer again.
             logged = await self._logged(session_id, interaction_id)

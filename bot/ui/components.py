@@ -28,6 +28,9 @@ log = logging.getLogger(__name__)
 ANY_ID = re.compile(r"(?s)(?![0-9a-f]{32}\Z)(?P<id>.{1,100})")
 
 
+FORM_KEPT_SECONDS = 15 * 60  # how long discord.py keeps a form it sent (an interaction token's lifetime)
+
+
 class DamagedComponent(BadAction):
     """A custom_id that is not one this bot builds: refused privately, nothing changes."""
 
@@ -212,7 +215,9 @@ def modal(custom_id: str, title: str, inputs: list[discord.ui.TextInput[Any]]) -
     discord.py keys open modals by custom_id alone, so two players' forms would collide and a restart
     would lose them; `dispatch_interaction` reads the submitted values straight from the interaction.
     """
-    form = discord.ui.Modal(title=title[:45], custom_id=custom_id)
+    # discord.py keeps every form it sent until it is submitted or times out: one never sent back would
+    # stay for good. Its submission needs no such copy (see above).
+    form = discord.ui.Modal(title=title[:45], custom_id=custom_id, timeout=FORM_KEPT_SECONDS)
     for text_input in inputs:
         form.add_item(text_input)
     return form

@@ -30,6 +30,7 @@ class RaceGame:
     min_players = 2
     max_players = 4
     action_names = frozenset({"roll", "skip", "note"})
+    slow_actions = frozenset({"note"})  # applied in a worker thread, as a dictionary's check would be
 
     def validate_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         if set(options) - {"target"}:

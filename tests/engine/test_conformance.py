@@ -1154,6 +1154,7 @@ def test_the_game_implements_the_protocol(name: str, words: Any) -> None:
     assert isinstance(game.name, str) and game.name
     assert isinstance(game.min_players, int) and 1 <= game.min_players <= game.max_players
     assert isinstance(game.action_names, frozenset) and all(isinstance(n, str) for n in game.action_names)
+    assert isinstance(game.slow_actions, frozenset) and game.slow_actions <= game.action_names
 
 
 @subjects

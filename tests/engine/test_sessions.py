@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 
 import pytest
 
@@ -421,3 +422,33 @@ async def test_setup_known_only_at_the_start_is_stored_with_the_game(env):
     finally:
         await manager2.close()
         await store2.close()
+
+
+async def test_a_slow_action_is_applied_off_the_event_loop_which_serves_other_tables_meanwhile(
+    env, monkeypatch
+):
+    """A game's slow actions (Top Stop judging every list) run in a worker thread: the loop answers the
+    other sessions while they run, and the slow one is committed as any other."""
+    manager, store, *_ = env
+    slow, other = await started(manager), await started(manager, players=("cat", "dan"), channel=11)
+    game = manager.games["race"]
+    apply, ran_on, release = game.apply, {}, threading.Event()
+    loop, checking = asyncio.get_running_loop(), asyncio.Event()
+
+    def timed_apply(state, action):
+        ran_on[action["do"]] = threading.get_ident()
+        if action["do"] == "note":
+            loop.call_soon_threadsafe(checking.set)
+            release.wait(5)  # a long check
+        return apply(state, action)
+
+    monkeypatch.setattr(game, "apply", timed_apply)
+    note = asyncio.create_task(manager.act(slow, "ann", {"do": "note", "text": "hi"}))
+    await checking.wait()
+    await manager.act(other, "cat", {"do": "roll"})  # served while the note's rules still run
+    assert not note.done()
+    release.set()
+    result = await note
+    assert ran_on["note"] != threading.get_ident() == ran_on["roll"]
+    assert result.private_to("ann") == [{"type": "noted", "text": "hi"}]
+    assert (await store.sessions.get(slow)).version == result.session.version

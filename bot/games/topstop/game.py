@@ -113,6 +113,7 @@ class TopStop:
             "auto_choose": self._auto_choose,
         }
         self.action_names = frozenset({*self._player_actions, *self._system_actions, "end"})
+        self.slow_actions = frozenset({"end_writing"})  # every list is judged: 10-30 ms for 8 players
 
     # -- the contract -----------------------------------------------------------------------------
 
@@ -177,7 +178,8 @@ class TopStop:
         shown = view(state, player)
         if state.advanced is not None:
             shown["cards"] = advanced.view(state, player)
-        shown["offered"] = sorted(self.table_actions(state, None))
+        if player is None:  # the table's buttons are drawn from the public view (a player's asks every seat)
+            shown["offered"] = sorted(self.table_actions(state, None))
         return shown
 
     def resolve_chance(self, state: TopStopState, action: Action, rng: random.Random) -> Action:

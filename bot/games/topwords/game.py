@@ -100,6 +100,7 @@ class TopWords:
     min_players = 2  # "für 2 - 4 Spieler"
     max_players = 4
     action_names = ACTIONS
+    slow_actions: frozenset[str] = frozenset()  # a move checks a few words: well under a millisecond
 
     def __init__(self, words: Words | None) -> None:
         self.words = words
