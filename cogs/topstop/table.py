@@ -7,6 +7,7 @@ player's own words reach them through the private panel (cog.py), never through 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -435,6 +436,15 @@ def _clipped(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+@functools.lru_cache(maxsize=1024)
+def _word_input_texts(lang: str, letter: str, level: str | None, n: int) -> tuple[str, str]:
+    """The label and hint of the form's n-th input: the same for every player of a round, so kept (the form
+    is a click's first answer: nothing can be sent before it)."""
+    label = t("topstop.modal.staircase", lang, n=n, letter=letter) if level == "X" else None
+    placeholder = t(PLACEHOLDERS.get(level, PLACEHOLDERS[None]), lang, letter=letter, n=n)
+    return (label or t("topstop.modal.word", lang, n=n))[:45], placeholder
+
+
 def words_modal(
     session_id: int,
     letter: str,
@@ -458,12 +468,12 @@ def words_modal(
     inputs: list[discord.ui.TextInput[Any]] = []
     for index in range(first, min(count, first + cards.PAGE)):
         n = index + 1
-        label = t("topstop.modal.staircase", lang, n=n, letter=letter) if level == "X" else None
+        label, placeholder = _word_input_texts(lang, letter, level, n)
         inputs.append(
             discord.ui.TextInput(
-                label=(label or t("topstop.modal.word", lang, n=n))[:45],
+                label=label,
                 custom_id=f"word{n}",
-                placeholder=t(PLACEHOLDERS.get(level, PLACEHOLDERS[None]), lang, letter=letter, n=n),
+                placeholder=placeholder,
                 default=saved[index] if index < len(saved) and saved[index] else None,
                 required=False,
                 max_length=MAX_WORD_LENGTH,
