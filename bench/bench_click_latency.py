@@ -2,10 +2,12 @@
 
 Through the project's own loopback Discord (tests/e2e), with the bot in its own process as the e2e tests
 start it and the fake's schema validation off (timing only). The floor is the bare bot of tests/e2e
-(minimal_bot: `/ping` answers at once), measured in the same run, one at a time and 8 at once. Then a
-real Top Stop game of 8 players and a TopWords game: every kind of command and button, one at a time and 8
-at once (refusals included). The answer time is the fake's: from sending INTERACTION_CREATE to the bot's
-first callback (answer, defer or modal). The bot logs every event-loop pause over STALL_LOG_MS, set low here.
+(minimal_bot: `/ping` answers at once), measured in the same run, one at a time and 8 at once. Then, for
+the product: Top Stop lobbies opened, joined and cancelled, a real Top Stop game of 8 players, and short
+TopWords games: every kind of command and button, one at a time and 8 at once (refusals included). The
+answer time is the fake's: from sending INTERACTION_CREATE to the bot's first callback (answer, defer or
+modal). The bot logs every event-loop pause over STALL_LOG_MS, set low here; an idle process on the same
+machine meanwhile is the pauses' anchor.
 """
 
 from __future__ import annotations
