@@ -74,6 +74,7 @@ class TopBot(commands.Bot):
         self._sweeper: asyncio.Task[None] | None = None
         self._warmer: asyncio.Task[None] | None = None
         self._watchdog: monitor.StallWatchdog | None = None
+        self._collections: monitor.SlowCollections | None = None
 
     async def setup_hook(self) -> None:
         threshold = self.settings.stall_log_ms / 1000
@@ -192,6 +193,7 @@ class TopBot(commands.Bot):
                 task.cancel()
         if self._watchdog is not None:
             self._watchdog.stop()
+        if self._collections is not None:
             self._collections.stop()
         await self.votes.close_all()
         if hasattr(self, "sessions"):

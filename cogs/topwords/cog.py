@@ -23,7 +23,7 @@ from bot.render.topwords_board import render_board
 from bot.store import SessionRecord
 from bot.ui import codec, components
 from bot.ui.components import Click
-from bot.ui.replies import reply_private
+from bot.ui.replies import reply_private, update_clicked
 from bot.ui.table import Table, TableCog, answer, button
 from cogs.topwords import table
 from cogs.topwords.table import GAME, LETTERS, SQUARE
@@ -277,9 +277,9 @@ class TopWordsCog(TableCog, name="TopWords"):
         """A private choice (a word, the refused move) turns into the confirmation; else a new private note."""
         note = text(lang, "vote_by_dictionary" if decided else "vote_opened")
         if picked:
-            await interaction.edit_original_response(content=note, view=None)
+            await update_clicked(interaction, content=note, view=None)
         else:
-            await interaction.followup.send(note, ephemeral=True)
+            await reply_private(interaction, note)
 
     async def _player_game(self, interaction: discord.Interaction[Any]) -> SessionRecord:
         record = await self.channel_game(interaction)
