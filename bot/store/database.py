@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import pickle
 import sqlite3
-import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -70,7 +68,6 @@ class Database:
         self._drained = asyncio.Event()  # set while no batch is in flight
         self._drained.set()
         self._writer: WriterProcess | None = None
-        self._checkpointer: Checkpointer | None = None
 
     @classmethod
     async def open(cls, path: str | Path) -> Database:
@@ -104,10 +101,8 @@ class Database:
                 raise UnusableDatabase(f"the database {path} is damaged: {row[0] if row else 'no answer'}")
             await database.migrate()
             if database._writer is not None:
-                # Checkpoints copy the log into the file and sync it: done beside the writer, not in its
-                # commits, so that a commit costs its own pages only.
+                # The writer process checkpoints the log (writer.Checkpoints); this connection never does.
                 await connection.execute("PRAGMA wal_autocheckpoint=0")
-                database._checkpointer = Checkpointer(str(path))
                 await database._writer.ready()
         except BaseException as exc:
             if database._writer is not None:
@@ -130,8 +125,6 @@ class Database:
                 self._send()
         if self._writer is not None:
             await self._writer.close()
-        if self._checkpointer is not None:
-            await self._checkpointer.close()
         async with self._write_lock:
             # The last connection to close checkpoints the whole log into the file.
             await self._connection.close()
@@ -221,8 +214,6 @@ class Database:
                 future.set_result(value[index][1])
             else:
                 future.set_exception(value[index][1])
-        if self._checkpointer is not None and kind == "ok":
-            self._checkpointer.wrote()
         self._drained.set()
         self._send()
 
@@ -268,38 +259,6 @@ class Database:
     async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
         async with self._connection.execute(sql, tuple(params)) as cursor:
             return list(await cursor.fetchall())
-
-
-class Checkpointer:
-    """Copies the write-ahead log into the database file on a thread and connection of its own.
-
-    At most one checkpoint runs at a time, at most one a second, and only after writes. PASSIVE never
-    blocks the writer or readers; what it cannot copy yet, the next one does.
-    """
-
-    INTERVAL = 1.0
-
-    def __init__(self, path: str) -> None:
-        self._path = path
-        self._running: asyncio.Task[None] | None = None
-        self._last = 0.0
-
-    def wrote(self) -> None:
-        now = time.monotonic()
-        if now - self._last >= self.INTERVAL and (self._running is None or self._running.done()):
-            self._last = now
-            self._running = asyncio.get_running_loop().create_task(asyncio.to_thread(self._checkpoint))
-
-    def _checkpoint(self) -> None:
-        try:
-            with contextlib.closing(sqlite3.connect(self._path, timeout=5)) as connection:
-                connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        except sqlite3.Error as exc:
-            log.warning("checkpoint failed (the next one retries): %s", exc)
-
-    async def close(self) -> None:
-        if self._running is not None:
-            await asyncio.gather(self._running, return_exceptions=True)
 
 
 class Transaction:

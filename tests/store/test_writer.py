@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sqlite3
 import time
 from functools import partial
 
@@ -15,7 +16,7 @@ import pytest
 
 from bot.store import Store, UnusableDatabase
 from bot.store.database import Statement
-from bot.store.writer import WriterStopped
+from bot.store.writer import PRAGMAS, Checkpoints, WriterStopped
 
 
 def set_meta(conn, key, value="v"):
@@ -181,3 +182,35 @@ async def test_an_error_that_cannot_cross_the_pipe_arrives_as_one_that_names_it(
     )
     assert results[0] is None and await store.meta.get("kept") == "1"
     assert type(results[1]) is RuntimeError and "Unpicklable: cannot cross" in str(results[1])
+
+
+def wal_frames_after_steady_writes(path, catch_up: bool) -> int:
+    """Commit after commit with no pause, as under full load; the log's length at the end, in frames."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    for pragma in PRAGMAS + ("PRAGMA journal_mode=WAL",):
+        connection.execute(pragma)
+    connection.execute("CREATE TABLE IF NOT EXISTS rows (id INTEGER PRIMARY KEY, data BLOB)")
+    checkpoints = Checkpoints(str(path), interval=0.01, restart_frames=500)
+    try:
+        end = time.monotonic() + 1.0
+        n = 0
+        while time.monotonic() < end:
+            n += 1
+            connection.execute("INSERT OR REPLACE INTO rows VALUES (?, ?)", (n % 300, os.urandom(3000)))
+            checkpoints.wrote()
+            if catch_up:
+                checkpoints.catch_up(connection)
+        checkpoints.stop()
+        return connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1]
+    finally:
+        checkpoints.stop()
+        connection.close()
+
+
+def test_under_steady_writes_the_log_starts_again_instead_of_growing_without_end(tmp_path):
+    # Checkpoints beside the writer never copy what is appended meanwhile: without the writer's own catch-up
+    # the log only grows (1.7 GB in 12 s at full load), and every page lookup slows down with it.
+    grown = wal_frames_after_steady_writes(tmp_path / "grows.db", catch_up=False)
+    kept = wal_frames_after_steady_writes(tmp_path / "kept.db", catch_up=True)
+    assert grown > 5_000
+    assert kept < 2_000
