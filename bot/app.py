@@ -60,6 +60,9 @@ class TopBot(commands.Bot):
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
+            # Slash commands and buttons only: no message is ever read back from a cache, and a thousand
+            # cached messages are tens of thousands of objects every full garbage collection walks.
+            max_messages=None,
             allowed_mentions=NO_MENTIONS,
             help_command=None,
             tree_cls=AnsweringTree,
