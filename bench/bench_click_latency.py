@@ -41,8 +41,9 @@ PLAYERS = 8
 ROUNDS = 3
 REPEATS = 5  # presses of each cheap kind per player and round: 8 × 5 × 3 = 120 samples, p99 below the max
 FLOOR_ROUNDS = 15  # 120 /ping one at a time and 120 at once
-LOBBIES = 5  # /topstop new, one at a time
-TOPWORDS_GAMES = 4
+LOBBIES = 25  # /topstop new, one at a time
+TOPWORDS_GAMES = 10
+TOPWORDS_ASKS = 10  # /topwords rack and status, each player, each game: 100 samples of each
 TARGET_P50 = 1.5  # × the floor's p50, one at a time
 TARGET_P99 = 2.0  # × the floor's p99 (one at a time; and at 8 at once)
 TARGET_BURST_MS = 50.0
@@ -203,8 +204,10 @@ async def topwords(table: Table, one: Samples) -> None:
         await table.wait_for_message(
             lambda m: any(a["filename"] == "board.png" for a in m.attachments), what="the TopWords table"
         )
-        await timed(one, "/topwords rack", alice.slash("topwords rack"))
-        await timed(one, "/topwords status", bob.slash("topwords status"))
+        for _ in range(TOPWORDS_ASKS // 2):
+            for player in (alice, bob):
+                await timed(one, "/topwords rack", player.slash("topwords rack"))
+                await timed(one, "/topwords status", player.slash("topwords status"))
         await timed(one, "/topwords pass", alice.slash("topwords pass"))
         await timed(one, "/topwords pass (refused: not your turn)", alice.slash("topwords pass"))
         await timed(one, "/topwords pass", bob.slash("topwords pass"))
