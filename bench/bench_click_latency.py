@@ -6,8 +6,8 @@ start it and the fake's schema validation off (timing only). The floor is the ba
 the product: Top Stop lobbies opened, joined and cancelled, a real Top Stop game of 8 players, and short
 TopWords games: every kind of command and button, one at a time and 8 at once (refusals included). The
 answer time is the fake's: from sending INTERACTION_CREATE to the bot's first callback (answer, defer or
-modal). The cheap kinds are pressed REPEATS times a round, so that their p99 is not simply their slowest
-press. The bot logs every event-loop pause over STALL_LOG_MS, set low here; an idle process on the same
+modal). The cheap kinds are pressed often enough (REPEATS, LOBBIES, TOPWORDS_ASKS) that their p99 is not
+simply their slowest press. The bot logs every event-loop pause over STALL_LOG_MS, set low here; an idle process on the same
 machine meanwhile is the pauses' anchor: a pause it suffered at the same moment is the machine's (a
 virtual machine's host or a neighbour takes the CPU from every process), not the bot's.
 """

@@ -283,7 +283,10 @@ class Checkpoints:
         """On the writer's connection, when the log is long: no frame is appended while it copies."""
         if self.log_frames >= self._restart_frames:
             self.log_frames = 0
-            connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            try:
+                connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            except sqlite3.Error as exc:  # the batches are committed: the next catch-up retries
+                log.warning("checkpoint failed (the next one retries): %s", exc)
 
     def stop(self) -> None:
         self._stopping.set()
