@@ -6,10 +6,12 @@ start it and the fake's schema validation off (timing only). The floor is the ba
 the product: Top Stop lobbies opened, joined and cancelled, a real Top Stop game of 8 players, and short
 TopWords games: every kind of command and button, one at a time and 8 at once (refusals included). The
 answer time is the fake's: from sending INTERACTION_CREATE to the bot's first callback (answer, defer or
-modal). The cheap kinds are pressed often enough (REPEATS, LOBBIES, TOPWORDS_ASKS) that their p99 is not
-simply their slowest press. The bot logs every event-loop pause over STALL_LOG_MS, set low here; an idle process on the same
-machine meanwhile is the pauses' anchor: a pause it suffered at the same moment is the machine's (a
-virtual machine's host or a neighbour takes the CPU from every process), not the bot's.
+modal). One at a time, each press waits until the bot has nothing left to send (the previous press's
+redraws; the floor's bot never has any). The cheap kinds are pressed often enough (REPEATS,
+LOBBIES, TOPWORDS_ASKS) that their p99 is not simply their slowest press. The bot logs every event-loop
+pause over STALL_LOG_MS, set low here; an idle process on the same machine meanwhile is the pauses'
+anchor: a pause it suffered at the same moment is the machine's (a virtual machine's host or a neighbour
+takes the CPU from every process), not the bot's.
 """
 
 from __future__ import annotations
@@ -89,6 +91,7 @@ class Pause(NamedTuple):
         return max(0.0, self.length - self.machine)
 
 
+HARNESS: FakeDiscord | None = None  # the loopback Discord of the run
 PHASES: list[tuple[float, str]] = []  # (wall time, kind) as each press starts: where a pause fell
 
 
@@ -99,6 +102,14 @@ async def timed(samples: Samples, kind: str, action: Awaitable[Reply]) -> Reply:
     if after is not None:
         samples[kind].append(after)
     return reply
+
+
+async def alone(samples: Samples, kind: str, action: Awaitable[Reply]) -> Reply:
+    """One press when the bot has nothing left to send (the previous press's redraws included): one at a
+    time means no other work in flight, as for the floor, whose bot has none."""
+    assert HARNESS is not None
+    await HARNESS.settle()
+    return await timed(samples, kind, action)
 
 
 async def at_once(samples: Samples, kind: str, actions: list[Callable[[], Awaitable[Reply]]]) -> list[Reply]:
@@ -122,7 +133,7 @@ async def floor(fake: FakeDiscord, folder: Path) -> tuple[Samples, Samples]:
     burst: Samples = defaultdict(list)
     for _ in range(FLOOR_ROUNDS):
         for player in players:
-            await timed(one, "ping", player.slash("ping"))
+            await alone(one, "ping", player.slash("ping"))
         await at_once(burst, "ping", [partial(p.slash, "ping") for p in players])
     await bot.stop()
     return one, burst
@@ -131,15 +142,15 @@ async def floor(fake: FakeDiscord, folder: Path) -> tuple[Samples, Samples]:
 async def top_stop(table: Table, players: list[Player], one: Samples, burst: Samples) -> None:
     host = players[0]
     for _ in range(LOBBIES - 1):  # lobbies opened, joined one at a time and cancelled
-        lobby = (await timed(one, "/topstop new", host.slash("topstop new", language="en"))).linked
+        lobby = (await alone(one, "/topstop new", host.slash("topstop new", language="en"))).linked
         assert lobby is not None
         for player in players[1:3]:
-            await timed(one, "Join", player.click(lobby, "Join"))
-        await timed(one, "Cancel", host.click(lobby, "Cancel"))
-    lobby = (await timed(one, "/topstop new", host.slash("topstop new", language="en", target=500))).linked
+            await alone(one, "Join", player.click(lobby, "Join"))
+        await alone(one, "Cancel", host.click(lobby, "Cancel"))
+    lobby = (await alone(one, "/topstop new", host.slash("topstop new", language="en", target=500))).linked
     assert lobby is not None
     await at_once(burst, "Join", [partial(p.click, lobby, "Join") for p in players[1:]])
-    await timed(one, "Start", host.click(lobby, "Start"))
+    await alone(one, "Start", host.click(lobby, "Start"))
     first = await table.wait_for_message(lambda m: "who spins first?" in m.text, what="the first spin")
     for _ in range(3):  # tied players spin again
         waiting = [p for p in players if f"{p.name.capitalize()}: waiting" in first.text]
@@ -154,16 +165,16 @@ async def top_stop(table: Table, players: list[Player], one: Samples, burst: Sam
         spinner = next(p for p in players if f"**{p.name.capitalize()}** spins the letter" in board.text)
         others = [p for p in players if p is not spinner]
         await at_once(burst, "Spin (not yours: refused)", [partial(p.click, board, "Spin") for p in others])
-        await timed(one, "Spin", spinner.click(board, "Spin"))
+        await alone(one, "Spin", spinner.click(board, "Spin"))
         await table.fake.wait_until(
             lambda b=board: "Write my words" in b.button_labels, within=5, what="writing"
         )
         letter = re.findall(r"letter ([A-Z])", board.text)[0].lower()
         for repeat in range(REPEATS):
             for player in players:  # one at a time: open the form, send it
-                await timed(one, "Write my words (form)", player.click(board, "Write my words"))
+                await alone(one, "Write my words (form)", player.click(board, "Write my words"))
                 words = {f"word{i}": f"{letter}{player.name}{number}{repeat}{i}" for i in range(1, 3)}
-                await timed(one, "Words (form sent)", player.submit_modal(words))
+                await alone(one, "Words (form sent)", player.submit_modal(words))
             await at_once(
                 burst, "Write my words (form)", [partial(p.click, board, "Write my words") for p in players]
             )
@@ -174,10 +185,10 @@ async def top_stop(table: Table, players: list[Player], one: Samples, burst: Sam
             )
             await at_once(burst, "My words", [partial(p.click, board, "My words") for p in players])
             for player in players:
-                await timed(one, "My words", player.click(board, "My words"))
+                await alone(one, "My words", player.click(board, "My words"))
             await at_once(burst, "/topstop status", [partial(p.slash, "topstop status") for p in players])
             for player in players:
-                await timed(one, "/topstop status", player.slash("topstop status"))
+                await alone(one, "/topstop status", player.slash("topstop status"))
         await at_once(burst, "STOP!", [partial(p.click, board, "STOP!") for p in players])  # one wins
         await table.wait_for_message(
             lambda m: "Dispute a word" in m.button_labels, within=30, what="the reveal (grace)"
@@ -197,21 +208,21 @@ async def topwords(table: Table, one: Samples) -> None:
     included), each game ended by its host."""
     alice, bob = table.user("alice"), table.user("bob")
     for _ in range(TOPWORDS_GAMES):
-        lobby = (await timed(one, "/topwords new", alice.slash("topwords new"))).linked
+        lobby = (await alone(one, "/topwords new", alice.slash("topwords new"))).linked
         assert lobby is not None
-        await timed(one, "Join", bob.click(lobby, "Join"))
-        await timed(one, "Start", alice.click(lobby, "Start"))
+        await alone(one, "Join", bob.click(lobby, "Join"))
+        await alone(one, "Start", alice.click(lobby, "Start"))
         await table.wait_for_message(
             lambda m: any(a["filename"] == "board.png" for a in m.attachments), what="the TopWords table"
         )
         for _ in range(TOPWORDS_ASKS // 2):
             for player in (alice, bob):
-                await timed(one, "/topwords rack", player.slash("topwords rack"))
-                await timed(one, "/topwords status", player.slash("topwords status"))
-        await timed(one, "/topwords pass", alice.slash("topwords pass"))
-        await timed(one, "/topwords pass (refused: not your turn)", alice.slash("topwords pass"))
-        await timed(one, "/topwords pass", bob.slash("topwords pass"))
-        await timed(one, "/topwords end", alice.slash("topwords end"))
+                await alone(one, "/topwords rack", player.slash("topwords rack"))
+                await alone(one, "/topwords status", player.slash("topwords status"))
+        await alone(one, "/topwords pass", alice.slash("topwords pass"))
+        await alone(one, "/topwords pass (refused: not your turn)", alice.slash("topwords pass"))
+        await alone(one, "/topwords pass", bob.slash("topwords pass"))
+        await alone(one, "/topwords end", alice.slash("topwords end"))
 
 
 async def run() -> bool:
@@ -222,6 +233,8 @@ async def run() -> bool:
         folder = Path(name)
         fake = FakeDiscord(None)  # no schema validation: timing only
         await fake.start()
+        global HARNESS
+        HARNESS = fake
         try:
             floor_one, floor_burst = await floor(fake, folder)
             bot = await spawn(fake, folder, "bot.__main__:main", "product")
