@@ -135,16 +135,21 @@ def render_board(
     `scores` default to the view's; `names` map player ids to display names (default: the ids); the
     panel's words are in `lang` ("en" or "de", see LABELS; any other language gets English).
     """
-    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-    draw = ImageDraw.Draw(image)
+    # The empty board and each kind of square are drawn once and pasted: drawing them all (a hundred
+    # rounded squares, glyph after glyph) held the interpreter ~10 ms of every picture, which the event
+    # loop waited out while the picture was made in a worker thread.
+    image = _empty_board().copy()
     board: Sequence[Sequence[str]] = view["board"]
     moved = {
         (int(sq[0]), int(sq[1])) for sq in (view.get("last_move", []) if last_move is None else last_move)
     }
-    _coordinates(draw)
     for row in range(SIZE):
         for col in range(SIZE):
-            _square(draw, row, col, board[row][col], (row, col) in moved)
+            stack, highlighted = board[row][col], (row, col) in moved
+            if stack or highlighted:
+                square = _square(stack[-1:], len(stack), highlighted, (row, col) in CENTRE)
+                image.paste(square, (MARGIN + col * CELL + GAP // 2, MARGIN + row * CELL + GAP // 2))
+    draw = ImageDraw.Draw(image)
     _panel(draw, view, dict(view.get("scores", {}) if scores is None else scores), names or {}, lang)
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=1)
@@ -162,25 +167,43 @@ def _coordinates(draw: ImageDraw.ImageDraw) -> None:
         draw.text((MARGIN // 2, centre), str(i + 1), fill=LABEL, font=font, anchor="mm")
 
 
-def _square(draw: ImageDraw.ImageDraw, row: int, col: int, stack: str, highlighted: bool) -> None:
-    x0 = MARGIN + col * CELL + GAP // 2
-    y0 = MARGIN + row * CELL + GAP // 2
-    x1, y1 = x0 + CELL - GAP, y0 + CELL - GAP
-    height = len(stack)
-    fill = TILE_BY_HEIGHT[min(height, 5)] if height else CENTRE_SQUARE if (row, col) in CENTRE else SQUARE
+@lru_cache(maxsize=1)
+def _empty_board() -> Image.Image:
+    """The background, the coordinates and every square empty (never changed: pictures copy it)."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    _coordinates(draw)
+    for row in range(SIZE):
+        for col in range(SIZE):
+            image.paste(
+                _square("", 0, False, (row, col) in CENTRE),
+                (MARGIN + col * CELL + GAP // 2, MARGIN + row * CELL + GAP // 2),
+            )
+    return image
+
+
+@lru_cache(maxsize=1024)
+def _square(top: str, height: int, highlighted: bool, on_centre: bool) -> Image.Image:
+    """One square with its background corners: `top` is the stack's top letter ("" when empty)."""
+    side = CELL - GAP + 1
+    image = Image.new("RGB", (side, side), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    x0, y0, x1, y1 = 0, 0, side - 1, side - 1
+    fill = TILE_BY_HEIGHT[min(height, 5)] if height else CENTRE_SQUARE if on_centre else SQUARE
     draw.rounded_rectangle((x0, y0, x1, y1), radius=5, fill=fill)
     if highlighted:
         draw.rounded_rectangle((x0, y0, x1, y1), radius=5, outline=HIGHLIGHT, width=3)
     if not height:
-        return
+        return image
     ink = LETTER_ON_DARK if height >= 4 else LETTER
-    ((letter, umlaut),) = _glyphs(28, stack[-1])
+    ((letter, umlaut),) = _glyphs(28, top)
     centre = ((x0 + x1) / 2, (y0 + y1) / 2 + (2 if umlaut else -1))
     draw.text(centre, letter, fill=ink, font=_font(28), anchor="mm")
     if umlaut:
         _dots(draw, draw.textbbox(centre, letter, font=_font(28), anchor="mm"), 28, ink)
     # The stack height, small, in the bottom right corner.
     draw.text((x1 - 5, y1 - 3), str(height), fill=ink, font=_font(12), anchor="rd")
+    return image
 
 
 def label(lang: str, key: str, **fields: object) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 from PIL import Image
 
 from bot.games.topwords import make
-from bot.render.topwords_board import HEIGHT, LABELS, WIDTH, panel_lines, render_board
+from bot.render.topwords_board import CELL, GAP, HEIGHT, LABELS, MARGIN, WIDTH, panel_lines, render_board
 
 SIEB = [[4, 2, "S"], [4, 3, "I"], [4, 4, "E"], [4, 5, "B"]]
 MOVES = [
@@ -103,3 +103,30 @@ def test_the_german_picture_uses_german_labels():
     assert set(LABELS["de"]) == set(LABELS["en"])
     png = render_board(view, names={"ann": "Jörg"}, lang="de")
     assert png != render_board(view, names={"ann": "Jörg"}, lang="en")
+
+
+def test_squares_drawn_once_and_pasted_look_as_if_drawn_in_place():
+    # The empty board and each kind of square are cached images: a picture pastes them onto a copy, so
+    # the cache is never drawn on, and a square looks the same wherever and whenever it is pasted.
+    view = mid_game_view()
+    empty = dict(view, board=[[""] * 10 for _ in range(10)], last_move=[], history=[])
+    before = Image.open(io.BytesIO(render_board(empty))).convert("RGB")
+    full = Image.open(io.BytesIO(render_board(view, last_move=[(4, 4), (0, 0)]))).convert("RGB")
+    after = Image.open(io.BytesIO(render_board(empty))).convert("RGB")
+    assert before.tobytes() == after.tobytes()
+    # The highlighted empty square A1 has the red outline; the unchanged square J10 is as on the empty board.
+    assert any(full.getpixel((x, y))[0] > 200 and full.getpixel((x, y))[1] < 100 for x, y in _outline(0, 0))
+    j10 = (MARGIN + 9 * CELL + 10, MARGIN + 9 * CELL + 10)
+    assert full.getpixel(j10) == before.getpixel(j10)
+    # Two tiles with the same letter and height, on different squares, have the same pixels.
+    assert view["board"][4][3] == "I" and view["board"][7][4] == "A"
+    assert _cell(full, 4, 3) != _cell(full, 7, 4)
+    same = dict(view, board=[row[:] for row in view["board"]])
+    same["board"][0][9] = "I"
+    picture = Image.open(io.BytesIO(render_board(same, last_move=[]))).convert("RGB")
+    assert _cell(picture, 0, 9) == _cell(picture, 4, 3)
+
+
+def _cell(image: Image.Image, row: int, col: int) -> bytes:
+    x, y = MARGIN + col * CELL + GAP // 2, MARGIN + row * CELL + GAP // 2
+    return image.crop((x, y, x + CELL - GAP + 1, y + CELL - GAP + 1)).tobytes()
