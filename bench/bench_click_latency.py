@@ -2,8 +2,9 @@
 
 Through the project's own loopback Discord (tests/e2e), with the bot in its own process as the e2e tests
 start it and the fake's schema validation off (timing only). The floor is the bare bot of tests/e2e
-(minimal_bot: `/ping` answers at once), measured in the same run, one at a time and 8 at once. Then, for
-the product: Top Stop lobbies opened, joined and cancelled, a real Top Stop game of 8 players, and short
+(minimal_bot: `/ping` answers at once) on a loopback Discord of its own, running beside the product all
+through its run: one /ping after each product press one at a time, eight after each burst. For the
+product: Top Stop lobbies opened, joined and cancelled, a real Top Stop game of 8 players, and short
 TopWords games: every kind of command and button, one at a time and 8 at once (refusals included). The
 answer time is the fake's: from sending INTERACTION_CREATE to the bot's first callback (answer, defer or
 modal). One at a time, each press waits until the bot has nothing left to send (the previous press's
@@ -42,10 +43,9 @@ from tests.e2e.process import BotProcess, wait_for_new_session  # noqa: E402
 PLAYERS = 8
 ROUNDS = 3
 REPEATS = 5  # presses of each cheap kind per player and round: 8 × 5 × 3 = 120 samples, p99 below the max
-FLOOR_ROUNDS = 15  # 120 /ping one at a time and 120 at once
-LOBBIES = 25  # /topstop new, one at a time
-TOPWORDS_GAMES = 10
-TOPWORDS_ASKS = 10  # /topwords rack and status, each player, each game: 100 samples of each
+LOBBIES = 100  # /topstop new, one at a time (and Join, Cancel): 100 samples
+TOPWORDS_GAMES = 50  # /topwords new, Start, pass, end: 50–100 samples
+TOPWORDS_ASKS = 2  # /topwords rack and status, each game: 100 samples of each
 TARGET_P50 = 1.5  # × the floor's p50, one at a time
 TARGET_P99 = 2.0  # × the floor's p99 (one at a time; and at 8 at once)
 TARGET_BURST_MS = 50.0
@@ -91,7 +91,8 @@ class Pause(NamedTuple):
         return max(0.0, self.length - self.machine)
 
 
-HARNESS: FakeDiscord | None = None  # the loopback Discord of the run
+HARNESS: FakeDiscord | None = None  # the loopback Discord of the product's run
+FLOOR: Floor | None = None  # the bare bot, measured beside the product
 PHASES: list[tuple[float, str]] = []  # (wall time, kind) as each press starts: where a pause fell
 
 
@@ -106,14 +107,19 @@ async def timed(samples: Samples, kind: str, action: Awaitable[Reply]) -> Reply:
 
 async def alone(samples: Samples, kind: str, action: Awaitable[Reply]) -> Reply:
     """One press when the bot has nothing left to send (the previous press's redraws included): one at a
-    time means no other work in flight, as for the floor, whose bot has none."""
-    assert HARNESS is not None
+    time means no other work in flight, as for the floor, whose bot has none. Then the floor's press."""
+    assert HARNESS is not None and FLOOR is not None
     await HARNESS.settle()
-    return await timed(samples, kind, action)
+    reply = await timed(samples, kind, action)
+    await FLOOR.ping_one()
+    return reply
 
 
 async def at_once(samples: Samples, kind: str, actions: list[Callable[[], Awaitable[Reply]]]) -> list[Reply]:
-    return list(await asyncio.gather(*(timed(samples, kind, make()) for make in actions)))
+    assert FLOOR is not None
+    replies = list(await asyncio.gather(*(timed(samples, kind, make()) for make in actions)))
+    await FLOOR.ping_burst()
+    return replies
 
 
 async def spawn(fake: FakeDiscord, folder: Path, entry: str, name: str) -> BotProcess:
@@ -125,18 +131,41 @@ async def spawn(fake: FakeDiscord, folder: Path, entry: str, name: str) -> BotPr
     return process
 
 
-async def floor(fake: FakeDiscord, folder: Path) -> tuple[Samples, Samples]:
-    bot = await spawn(fake, folder, "tests.e2e.minimal_bot:main", "floor")
-    table = Table(fake)
-    players = [table.user(f"p{n}") for n in range(PLAYERS)]
-    one: Samples = defaultdict(list)
-    burst: Samples = defaultdict(list)
-    for _ in range(FLOOR_ROUNDS):
-        for player in players:
-            await alone(one, "ping", player.slash("ping"))
-        await at_once(burst, "ping", [partial(p.slash, "ping") for p in players])
-    await bot.stop()
-    return one, burst
+class Floor:
+    """The bare bot, on a loopback Discord of its own, running all through the product's run: after each
+    product press one at a time it answers one /ping, after each burst eight at once, so that the floor and
+    the product meet the same machine at the same moments."""
+
+    def __init__(self, fake: FakeDiscord, bot: BotProcess) -> None:
+        self.fake, self.bot = fake, bot
+        table = Table(fake)
+        self.players = [table.user(f"p{n}") for n in range(PLAYERS)]
+        self.one: list[float] = []
+        self.burst: list[float] = []
+        self._next = 0
+
+    @classmethod
+    async def start(cls, folder: Path) -> Floor:
+        fake = FakeDiscord(None)
+        await fake.start()
+        return cls(fake, await spawn(fake, folder, "tests.e2e.minimal_bot:main", "floor"))
+
+    async def ping_one(self) -> None:
+        await self.fake.settle()
+        player = self.players[self._next % PLAYERS]
+        self._next += 1
+        reply = await player.slash("ping")
+        if reply.record.answered_after is not None:
+            self.one.append(reply.record.answered_after)
+
+    async def ping_burst(self) -> None:
+        await self.fake.settle()
+        replies = await asyncio.gather(*(player.slash("ping") for player in self.players))
+        self.burst += [r.record.answered_after for r in replies if r.record.answered_after is not None]
+
+    async def close(self) -> None:
+        await self.bot.stop()
+        await self.fake.close()
 
 
 async def top_stop(table: Table, players: list[Player], one: Samples, burst: Samples) -> None:
@@ -233,10 +262,10 @@ async def run() -> bool:
         folder = Path(name)
         fake = FakeDiscord(None)  # no schema validation: timing only
         await fake.start()
-        global HARNESS
+        global HARNESS, FLOOR
         HARNESS = fake
+        FLOOR = floor = await Floor.start(folder)
         try:
-            floor_one, floor_burst = await floor(fake, folder)
             bot = await spawn(fake, folder, "bot.__main__:main", "product")
             one: Samples = defaultdict(list)
             burst: Samples = defaultdict(list)
@@ -256,9 +285,10 @@ async def run() -> bool:
             for collection in re.findall(r"a garbage collection of generation .*", log):
                 print(collection)
         finally:
+            await floor.close()
             await fake.close()
     idle_longest = max((late for _, late in machine_late), default=0.0)
-    return report(floor_one["ping"], floor_burst["ping"], one, burst, pauses, idle_longest)
+    return report(floor.one, floor.burst, one, burst, pauses, idle_longest)
 
 
 def bot_pauses(log: str, machine_late: list[tuple[float, float]]) -> list[Pause]:
