@@ -68,6 +68,7 @@ async def main():
 asyncio.run(main())
 """
 STALL = re.compile(r"the event loop was blocked for (\d+) ms in all")
+ACCOUNT = re.compile(r" \((its thread ran \d+ ms and waited for a CPU \d+ ms)\)")
 
 Samples = dict[str, list[float]]
 
@@ -85,6 +86,7 @@ class Pause(NamedTuple):
     ended: float  # wall time the bot logged it (its watchdog looks every 5 ms)
     stack: str
     machine: float = 0.0  # ms: the idle process's longest lateness overlapping this pause
+    account: str = ""  # how the loop's thread spent it, as the bot logged it: ran, waited for a CPU
 
     @property
     def own(self) -> float:
@@ -303,6 +305,7 @@ def bot_pauses(log: str, machine_late: list[tuple[float, float]]) -> list[Pause]
         looks = re.match(r"(\n  \d+× [^\n]*)*", log[ended.end() :])  # where the loop was meanwhile
         stack = log[began.end() : ended.start()] + (looks.group(0) if looks else "")
         length, end = int(ended.group(1)), stamp.timestamp()
+        account = ACCOUNT.match(log, ended.end())
         # The bot's pause spans [end - length - 5 ms, end] (its watchdog looks every 5 ms); the idle
         # process's, [woke - late, woke]; log stamps have millisecond resolution.
         start = end - (length + 5) / 1000
@@ -310,7 +313,7 @@ def bot_pauses(log: str, machine_late: list[tuple[float, float]]) -> list[Pause]
             (min(late, length) for woke, late in machine_late if woke - late / 1000 <= end and woke >= start),
             default=0.0,
         )
-        pauses.append(Pause(length, end, stack, machine))
+        pauses.append(Pause(length, end, stack, machine, account.group(1) if account else ""))
     return pauses
 
 
@@ -324,7 +327,8 @@ def show_pauses(pauses: list[Pause]) -> None:
         )[0]
 
     over = [
-        f"{pause.length} ms ({during(pause)}; the idle process late by {pause.machine:.0f} ms meanwhile)"
+        f"{pause.length} ms ({during(pause)}; {pause.account or 'the loop thread unaccounted'}; the idle "
+        f"process late by {pause.machine:.0f} ms meanwhile)"
         for pause in pauses
         if pause.length > TARGET_PAUSE_MS
     ]

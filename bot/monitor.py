@@ -138,12 +138,14 @@ class StallWatchdog:
         self.stalls: list[float] = []  # durations in seconds, for tests and benchmarks
         self._beat = time.monotonic()
         self._loop_thread: int | None = None
+        self._loop_native: int | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._handle: asyncio.TimerHandle | None = None
 
     def start(self) -> None:
         self._loop_thread = threading.get_ident()  # called on the loop's thread
+        self._loop_native = threading.get_native_id()
         self._beat = time.monotonic()
         self._handle = self.loop.call_later(self.interval, self._heartbeat)
         self._thread = threading.Thread(target=self._watch, name="stall-watchdog", daemon=True)
@@ -164,9 +166,12 @@ class StallWatchdog:
     def _watch(self) -> None:
         stalled_since: float | None = None
         seen: Counter[str] = Counter()  # where the loop's thread was at each look during the stall
+        calm = self._loop_schedule()  # the loop thread's CPU accounts at the last look before a stall
         while not self._stop.wait(self.interval):
             beat = self._beat
             late = time.monotonic() - beat - self.interval
+            if stalled_since is None and late <= self.interval:  # the loop ran its heartbeat lately
+                calm = self._loop_schedule()
             if late > self.threshold and stalled_since != beat:
                 stalled_since = beat
                 seen.clear()
@@ -181,8 +186,32 @@ class StallWatchdog:
                 duration = beat - stalled_since - self.interval
                 self.stalls.append(duration)
                 looks = "".join(f"\n  {count}× {where}" for where, count in seen.most_common(3))
-                log.warning("the event loop was blocked for %.0f ms in all%s", duration * 1000, looks)
+                log.warning(
+                    "the event loop was blocked for %.0f ms in all%s%s",
+                    duration * 1000,
+                    self._schedule_since(calm),
+                    looks,
+                )
                 stalled_since = None
+                calm = self._loop_schedule()
+
+    def _loop_schedule(self) -> tuple[int, int] | None:
+        """The loop thread's nanoseconds on a CPU and waiting for one (Linux's schedstat), if readable."""
+        try:
+            with open(f"/proc/self/task/{self._loop_native}/schedstat") as file:
+                ran, waited, _ = file.read().split()
+            return int(ran), int(waited)
+        except (OSError, ValueError):
+            return None
+
+    def _schedule_since(self, calm: tuple[int, int] | None) -> str:
+        """How the loop thread spent a stall: on a CPU, or runnable and waiting for one (the machine busy);
+        the rest it slept (waiting for the interpreter lock, or its virtual CPU taken by the host)."""
+        now = self._loop_schedule()
+        if calm is None or now is None:
+            return ""
+        ran, waited = ((b - a) / 1e6 for a, b in zip(calm, now, strict=True))
+        return f" (its thread ran {ran:.0f} ms and waited for a CPU {waited:.0f} ms)"
 
     def _loop_where(self) -> str:
         """The loop thread's innermost frames, on one line: sampled while a stall lasts."""

@@ -6,9 +6,11 @@ import asyncio
 import gc
 import logging
 import random
+import re
 import time
 import weakref
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -93,6 +95,36 @@ async def test_an_event_loop_stall_is_logged_with_what_ran(caplog: pytest.LogCap
     # When it ends, where the loop was while it lasted (looked at every interval).
     assert any("in all" in m and "× test_monitor.py" in m and "_block_the_loop" in m for m in messages)
     assert len(watchdog.stalls) == 1 and 0.15 < watchdog.stalls[0] < 1.0
+
+
+def _compute_on_the_loop(seconds: float) -> None:
+    end = time.thread_time() + seconds  # this thread's own CPU time, whatever else runs
+    while time.thread_time() < end:
+        pass
+
+
+@pytest.mark.skipif(not Path("/proc/self/schedstat").exists(), reason="Linux's schedstat")
+async def test_a_stall_says_whether_the_loop_computed_or_slept(caplog: pytest.LogCaptureFixture) -> None:
+    # A stall where the loop's thread computed is the bot's; one where it slept or waited for a CPU is not
+    # (the interpreter lock held by another thread, or the machine busy).
+    watchdog = monitor.StallWatchdog(asyncio.get_running_loop(), threshold=0.1)
+    watchdog.start()
+    try:
+        with caplog.at_level(logging.WARNING, logger="bot.monitor"):
+            for block in (lambda: _compute_on_the_loop(0.3), _block_the_loop):
+                await asyncio.sleep(0.05)
+                block()
+                await asyncio.sleep(0.1)
+    finally:
+        watchdog.stop()
+    accounts = [
+        re.search(r"its thread ran (\d+) ms and waited for a CPU (\d+) ms", r.getMessage())
+        for r in caplog.records
+        if "in all" in r.getMessage()
+    ]
+    assert len(accounts) == 2 and all(accounts), [r.getMessage() for r in caplog.records]
+    computed, slept = (int(found.group(1)) for found in accounts if found)
+    assert computed >= 200 and slept < 50
 
 
 async def test_a_loop_that_keeps_running_logs_nothing(caplog: pytest.LogCaptureFixture) -> None:
