@@ -68,7 +68,7 @@ async def main():
 asyncio.run(main())
 """
 STALL = re.compile(r"the event loop was blocked for (\d+) ms in all")
-ACCOUNT = re.compile(r" \((its thread ran \d+ ms and waited for a CPU \d+ ms)\)")
+ACCOUNT = re.compile(r" \((its thread ran \d+ ms and waited for a CPU \d+ ms(?:; the host took up to (\d+) ms of a CPU)?)\)")
 
 Samples = dict[str, list[float]]
 
@@ -87,10 +87,11 @@ class Pause(NamedTuple):
     stack: str
     machine: float = 0.0  # ms: the idle process's longest lateness overlapping this pause
     account: str = ""  # how the loop's thread spent it, as the bot logged it: ran, waited for a CPU
+    host: float = 0.0  # ms: the most the virtual machine's host took from one CPU meanwhile, as the bot logged
 
     @property
     def own(self) -> float:
-        return max(0.0, self.length - self.machine)
+        return max(0.0, self.length - max(self.machine, self.host))
 
 
 HARNESS: FakeDiscord | None = None  # the loopback Discord of the product's run
@@ -313,7 +314,8 @@ def bot_pauses(log: str, machine_late: list[tuple[float, float]]) -> list[Pause]
             (min(late, length) for woke, late in machine_late if woke - late / 1000 <= end and woke >= start),
             default=0.0,
         )
-        pauses.append(Pause(length, end, stack, machine, account.group(1) if account else ""))
+        account_text, host = (account.group(1), float(account.group(2) or 0)) if account else ("", 0.0)
+        pauses.append(Pause(length, end, stack, machine, account_text, host))
     return pauses
 
 

@@ -19,6 +19,7 @@ from bot.config import Settings
 from bot.engine.game import Event
 from bot.engine.sessions import SessionManager
 from bot.games import GAME_PACKAGES, make_game
+from bot.render.pictures import Pictures
 from bot.store import SessionRecord, Store
 from bot.ui.components import TableItem, dispatch_interaction
 from bot.ui.replies import NO_MENTIONS, reply_error, unwrap
@@ -29,6 +30,7 @@ from bot.ui.vote import VoteService
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.general", "cogs.dictionary", "cogs.topstop", "cogs.topwords")
+PICTURE_MODULES = ("bot.render.topwords_board",)  # imported by the picture process as it starts
 
 # What the bot needs in a channel: read it, post and edit its messages, embeds, pictures, threads.
 PERMISSIONS = discord.Permissions(
@@ -73,6 +75,8 @@ class TopBot(commands.Bot):
         self.words: Any = None
         self.table_listeners: dict[str, TableListener] = {}
         self.votes = VoteService(self)
+        # Game pictures (the TopWords board), drawn in a process of their own and kept per state.
+        self.pictures = Pictures(modules=PICTURE_MODULES)
         self.tree.error(self._on_app_command_error)
         self._sweeper: asyncio.Task[None] | None = None
         self._warmer: asyncio.Task[None] | None = None
@@ -85,6 +89,7 @@ class TopBot(commands.Bot):
         self._watchdog.start()
         self._collections = monitor.SlowCollections(threshold)
         self._collections.start()
+        self.pictures.start()
         if not hasattr(self, "store"):
             self.store = await Store.open(self.settings.database_path)
         from bot.words import WordService
@@ -202,6 +207,7 @@ class TopBot(commands.Bot):
         if hasattr(self, "sessions"):
             await self.sessions.close()
         await super().close()
+        await asyncio.to_thread(self.pictures.close)
         if hasattr(self, "store"):
             with contextlib.suppress(Exception):
                 await self.store.close()

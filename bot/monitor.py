@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import os
 import sys
 import threading
 import time
@@ -28,6 +29,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 log = logging.getLogger(__name__)
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100  # /proc/stat's unit, per second
 
 
 # While a thread loads the dictionaries (pure-Python decoding that holds the interpreter), the event loop
@@ -130,9 +133,14 @@ class StallWatchdog:
     """Logs every event-loop stall longer than `threshold` seconds with the stack that was running."""
 
     def __init__(
-        self, loop: asyncio.AbstractEventLoop, threshold: float = 0.1, interval: float | None = None
+        self,
+        loop: asyncio.AbstractEventLoop,
+        threshold: float = 0.1,
+        interval: float | None = None,
+        cpu_times: Path = Path("/proc/stat"),
     ) -> None:
         self.loop = loop
+        self.cpu_times = cpu_times  # Linux's per-CPU times, with the time a virtual machine's host took
         self.threshold = threshold
         self.interval = interval if interval is not None else min(0.02, threshold / 2)
         self.stalls: list[float] = []  # durations in seconds, for tests and benchmarks
@@ -195,23 +203,31 @@ class StallWatchdog:
                 stalled_since = None
                 calm = self._loop_schedule()
 
-    def _loop_schedule(self) -> tuple[int, int] | None:
-        """The loop thread's nanoseconds on a CPU and waiting for one (Linux's schedstat), if readable."""
+    def _loop_schedule(self) -> tuple[int, int, list[int]] | None:
+        """The loop thread's nanoseconds on a CPU and waiting for one (Linux's schedstat), and each CPU's
+        time taken by a virtual machine's host (its "steal", in clock ticks), if readable."""
         try:
             with open(f"/proc/self/task/{self._loop_native}/schedstat") as file:
                 ran, waited, _ = file.read().split()
-            return int(ran), int(waited)
-        except (OSError, ValueError):
+            with open(self.cpu_times) as file:
+                stolen = [int(line.split()[8]) for line in file if line[:3] == "cpu" and line[3].isdigit()]
+            return int(ran), int(waited), stolen
+        except (OSError, ValueError, IndexError):
             return None
 
-    def _schedule_since(self, calm: tuple[int, int] | None) -> str:
+    def _schedule_since(self, calm: tuple[int, int, list[int]] | None) -> str:
         """How the loop thread spent a stall: on a CPU, or runnable and waiting for one (the machine busy);
-        the rest it slept (waiting for the interpreter lock, or its virtual CPU taken by the host)."""
+        the rest it slept (waiting for the interpreter lock, or its virtual CPU taken by the host). And the
+        most the host took from any one CPU meanwhile, to the clock tick (10 ms, usually)."""
         now = self._loop_schedule()
         if calm is None or now is None:
             return ""
-        ran, waited = ((b - a) / 1e6 for a, b in zip(calm, now, strict=True))
-        return f" (its thread ran {ran:.0f} ms and waited for a CPU {waited:.0f} ms)"
+        ran, waited = ((b - a) / 1e6 for a, b in zip(calm[:2], now[:2], strict=True))
+        account = f" (its thread ran {ran:.0f} ms and waited for a CPU {waited:.0f} ms"
+        stolen = max((b - a for a, b in zip(calm[2], now[2], strict=False)), default=0)
+        if stolen > 0:
+            account += f"; the host took up to {stolen * 1000 // CLOCK_TICKS} ms of a CPU"
+        return account + ")"
 
     def _loop_where(self) -> str:
         """The loop thread's innermost frames, on one line: sampled while a stall lasts."""

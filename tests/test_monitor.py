@@ -7,6 +7,7 @@ import gc
 import logging
 import random
 import re
+import threading
 import time
 import weakref
 from collections.abc import Iterator
@@ -125,6 +126,37 @@ async def test_a_stall_says_whether_the_loop_computed_or_slept(caplog: pytest.Lo
     assert len(accounts) == 2 and all(accounts), [r.getMessage() for r in caplog.records]
     computed, slept = (int(found.group(1)) for found in accounts if found)
     assert computed >= 200 and slept < 50
+
+
+def _cpu_times(steal: tuple[int, int]) -> str:
+    """/proc/stat's CPU lines: user nice system idle iowait irq softirq steal guest guest_nice."""
+    lines = [f"cpu  10 0 10 100 0 0 0 {sum(steal)} 0 0"]
+    lines += [f"cpu{n} 5 0 5 50 0 0 0 {ticks} 0 0" for n, ticks in enumerate(steal)]
+    return "\n".join(lines + ["intr 1 0 0", "ctxt 42"]) + "\n"
+
+
+@pytest.mark.skipif(not Path("/proc/self/schedstat").exists(), reason="Linux's schedstat")
+async def test_a_stall_says_how_much_the_host_took_from_a_cpu(
+    caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    # On a virtual machine the host can take a CPU away: the loop's thread then neither runs nor waits in the
+    # guest's accounts. The stall says the most the host took from one CPU meanwhile (its "steal").
+    cpu_times = tmp_path / "stat"
+    cpu_times.write_text(_cpu_times((100, 40)))
+    watchdog = monitor.StallWatchdog(asyncio.get_running_loop(), threshold=0.1, cpu_times=cpu_times)
+    watchdog.start()
+    host_takes = threading.Timer(0.1, lambda: cpu_times.write_text(_cpu_times((103, 52))))
+    try:
+        with caplog.at_level(logging.WARNING, logger="bot.monitor"):
+            await asyncio.sleep(0.05)
+            host_takes.start()
+            _block_the_loop()
+            await asyncio.sleep(0.1)
+    finally:
+        host_takes.cancel()
+        watchdog.stop()
+    ended = [r.getMessage() for r in caplog.records if "in all" in r.getMessage()]
+    assert len(ended) == 1 and f"the host took up to {12 * 1000 // monitor.CLOCK_TICKS} ms of a CPU" in ended[0]
 
 
 async def test_a_loop_that_keeps_running_logs_nothing(caplog: pytest.LogCaptureFixture) -> None:

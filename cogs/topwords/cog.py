@@ -7,7 +7,6 @@ acts, redraws and answers errors; this module turns commands and clicks into act
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import discord
@@ -220,7 +219,7 @@ class TopWordsCog(TableCog, name="TopWords"):
         embed = table.table_embed(record, view, events, tw_lang, closes=closes, turn_ends=turn_ends)
         items = table.table_items(record.id, view, tw_lang)
         names = {player: record.name(player) for player in view["players"]}
-        png = await asyncio.to_thread(render_board, view, names=names, lang=tw_lang)
+        png = await self.bot.pictures.draw(render_board, view, names=names, lang=tw_lang)
         return Table(embed, items, table.board_file(png, tw_lang))
 
     def panel_text(self, lang: str) -> str:
