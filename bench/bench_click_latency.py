@@ -7,12 +7,14 @@ through its run: one /ping after each product press one at a time, eight after e
 product: Top Stop lobbies opened, joined and cancelled, a real Top Stop game of 8 players, and short
 TopWords games: every kind of command and button, one at a time and 8 at once (refusals included). The
 answer time is the fake's: from sending INTERACTION_CREATE to the bot's first callback (answer, defer or
-modal). One at a time, each press waits until the bot has nothing left to send (the previous press's
-redraws; the floor's bot never has any). The cheap kinds are pressed often enough (REPEATS,
+modal). Each press one at a time, and each burst of eight, waits until the bot has nothing left to send
+(the previous press's redraws; the floor's bot never has any). The cheap kinds are pressed often enough (REPEATS,
 LOBBIES, TOPWORDS_ASKS) that their p99 is not simply their slowest press. The bot logs every event-loop
-pause over STALL_LOG_MS, set low here; an idle process on the same machine meanwhile is the pauses'
-anchor: a pause it suffered at the same moment is the machine's (a virtual machine's host or a neighbour
-takes the CPU from every process), not the bot's.
+pause over STALL_LOG_MS, set low here, with how its loop's thread spent it and the most the virtual
+machine's host took from one CPU meanwhile (Linux's steal time); an idle process on the same machine is the
+pauses' other anchor: a pause it suffered at the same moment is the machine's (a busy machine or the host
+deschedules every process), not the bot's. The bot's own share of a pause is what is left of it less the
+larger of the two.
 """
 
 from __future__ import annotations
@@ -43,9 +45,9 @@ from tests.e2e.process import BotProcess, wait_for_new_session  # noqa: E402
 PLAYERS = 8
 ROUNDS = 3
 REPEATS = 5  # presses of each cheap kind per player and round: 8 × 5 × 3 = 120 samples, p99 below the max
-LOBBIES = 100  # /topstop new, one at a time (and Join, Cancel): 100 samples
-TOPWORDS_GAMES = 50  # /topwords new, Start, pass, end: 50–100 samples
-TOPWORDS_ASKS = 2  # /topwords rack and status, each game: 100 samples of each
+LOBBIES = 101  # /topstop new, one at a time (and Join, Cancel): 100 samples or more
+TOPWORDS_GAMES = 100  # /topwords new, Start, pass, end: 100–200 samples (p99 below the max)
+TOPWORDS_ASKS = 2  # /topwords rack and status, each game: 200 samples of each
 TARGET_P50 = 1.5  # × the floor's p50, one at a time
 TARGET_P99 = 2.0  # × the floor's p99 (one at a time; and at 8 at once)
 TARGET_BURST_MS = 50.0
@@ -68,7 +70,9 @@ async def main():
 asyncio.run(main())
 """
 STALL = re.compile(r"the event loop was blocked for (\d+) ms in all")
-ACCOUNT = re.compile(r" \((its thread ran \d+ ms and waited for a CPU \d+ ms(?:; the host took up to (\d+) ms of a CPU)?)\)")
+ACCOUNT = re.compile(
+    r" \((its thread ran \d+ ms and waited for a CPU \d+ ms(?:; the host took up to (\d+) ms of a CPU)?)\)"
+)
 
 Samples = dict[str, list[float]]
 
@@ -87,7 +91,9 @@ class Pause(NamedTuple):
     stack: str
     machine: float = 0.0  # ms: the idle process's longest lateness overlapping this pause
     account: str = ""  # how the loop's thread spent it, as the bot logged it: ran, waited for a CPU
-    host: float = 0.0  # ms: the most the virtual machine's host took from one CPU meanwhile, as the bot logged
+    host: float = (
+        0.0  # ms: the most the virtual machine's host took from one CPU meanwhile, as the bot logged
+    )
 
     @property
     def own(self) -> float:
@@ -119,7 +125,10 @@ async def alone(samples: Samples, kind: str, action: Awaitable[Reply]) -> Reply:
 
 
 async def at_once(samples: Samples, kind: str, actions: list[Callable[[], Awaitable[Reply]]]) -> list[Reply]:
-    assert FLOOR is not None
+    """Eight presses together when the bot has nothing left to send (a reveal's redraws included: players
+    read a table before they press), as for the floor's eight. Then the floor's eight."""
+    assert HARNESS is not None and FLOOR is not None
+    await HARNESS.settle()
     replies = list(await asyncio.gather(*(timed(samples, kind, make()) for make in actions)))
     await FLOOR.ping_burst()
     return replies
@@ -342,7 +351,7 @@ def show_pauses(pauses: list[Pause]) -> None:
         lines = lines[-10:] + [line for line in longest.stack.splitlines() if "× " in line]
         print(
             f"the bot's longest own pause ({longest.length} ms, {during(longest)}; the machine's share "
-            f"{longest.machine:.0f} ms) ran:\n" + "\n".join(lines)
+            f"{max(longest.machine, longest.host):.0f} ms) ran:\n" + "\n".join(lines)
         )
 
 
@@ -382,7 +391,8 @@ def report(
     print(
         f"longest event-loop pause of the bot during play: {shown}; anchor: an idle process on this machine "
         f"meanwhile was late by up to {idle_longest:.0f} ms; the bot's own (a pause less what the idle process "
-        f"lost at the same moment): {own:.0f} ms; target ≤ {TARGET_PAUSE_MS:.0f} ms: {'met' if met else 'MISSED'}"
+        f"lost, or the host took from a CPU, at the same moment): {own:.0f} ms; target ≤ {TARGET_PAUSE_MS:.0f} ms: "
+        f"{'met' if met else 'MISSED'}"
     )
     print(
         f"targets: one at a time p50 ≤ {TARGET_P50}× and p99 ≤ {TARGET_P99}× the floor's; 8 at once p99 ≤ "

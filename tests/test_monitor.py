@@ -156,7 +156,9 @@ async def test_a_stall_says_how_much_the_host_took_from_a_cpu(
         host_takes.cancel()
         watchdog.stop()
     ended = [r.getMessage() for r in caplog.records if "in all" in r.getMessage()]
-    assert len(ended) == 1 and f"the host took up to {12 * 1000 // monitor.CLOCK_TICKS} ms of a CPU" in ended[0]
+    assert (
+        len(ended) == 1 and f"the host took up to {12 * 1000 // monitor.CLOCK_TICKS} ms of a CPU" in ended[0]
+    )
 
 
 async def test_a_loop_that_keeps_running_logs_nothing(caplog: pytest.LogCaptureFixture) -> None:
