@@ -84,6 +84,7 @@ class TopBot(commands.Bot):
         self._collections: monitor.SlowCollections | None = None
 
     async def setup_hook(self) -> None:
+        monitor.share_the_interpreter()
         threshold = self.settings.stall_log_ms / 1000
         self._watchdog = monitor.StallWatchdog(asyncio.get_running_loop(), threshold=threshold)
         self._watchdog.start()

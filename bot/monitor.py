@@ -8,6 +8,8 @@
   allocation counter near zero, so automatic collections stop while the young generation grows with every
   new live state; the collection that finally comes walked all of them (130–150 ms at 10,000 sessions).
   Paced by the engine instead: a young collection every few hundred actions, then its survivors frozen.
+- `share_the_interpreter()`: a thread that holds the interpreter lets it go after 0.5 ms, not 5, when the
+  event loop asks for it back (after each of its system calls).
 - `StallWatchdog`: a thread that notices when the loop has not run its heartbeat for `threshold` seconds
   and logs what the loop's thread was running then (its stack), and when the stall ends how long it
   lasted and where the loop's thread was at each look meanwhile (a long stall is rarely one step).
@@ -33,10 +35,19 @@ log = logging.getLogger(__name__)
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100  # /proc/stat's unit, per second
 
 
-# While a thread loads the dictionaries (pure-Python decoding that holds the interpreter), the event loop
-# gets the interpreter back after each of its system calls only when the loading thread is made to let go:
-# every 5 ms by default, so one loop turn with a dozen socket calls stalled for 50–150 ms.
-LOADING_SWITCH_INTERVAL = 0.0005
+# The event loop lets the interpreter go at each of its system calls (a socket read or write, select). A
+# worker thread computing in Python then holds it, and the loop gets it back only when that thread is made
+# to let go: after the switch interval, 5 ms by default, so a loop turn with a dozen socket calls stalled
+# for 50–150 ms while the dictionaries loaded; any worker computing in Python does the same (a round judged
+# in the slow steps' thread). Measured on this machine, ten system calls beside a busy thread: 5.2 ms (max 21) at 5 ms, 0.6 ms
+# (max 2) at 0.5 ms. A thread that is alone never switches, so a short interval costs only when two want
+# the interpreter, and then the loop is the one that must not wait.
+SWITCH_INTERVAL = 0.0005
+
+
+def share_the_interpreter() -> None:
+    """Make any thread that holds the interpreter let it go after SWITCH_INTERVAL when another asks for it."""
+    sys.setswitchinterval(SWITCH_INTERVAL)
 
 
 @contextlib.contextmanager
@@ -45,17 +56,13 @@ def loading_long_lived() -> Iterator[None]:
 
     A load allocates hundreds of thousands of objects, each batch of which would start a collection that
     walks everything loaded so far while holding the GIL, stopping the event loop for 0.1–0.5 s. After the
-    load every object alive is frozen (kept out of collections) and collecting resumes. Meanwhile the
-    interpreter switches threads ten times as often (LOADING_SWITCH_INTERVAL).
+    load every object alive is frozen (kept out of collections) and collecting resumes.
     """
     was_enabled = gc.isenabled()
     gc.disable()
-    switch_interval = sys.getswitchinterval()
-    sys.setswitchinterval(LOADING_SWITCH_INTERVAL)
     try:
         yield
     finally:
-        sys.setswitchinterval(switch_interval)
         freeze_long_lived()
         if was_enabled:
             gc.enable()

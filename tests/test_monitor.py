@@ -7,6 +7,7 @@ import gc
 import logging
 import random
 import re
+import sys
 import threading
 import time
 import weakref
@@ -75,6 +76,15 @@ def test_the_engine_paces_young_collections_and_freezes_their_survivors(frozen: 
     finally:
         if was_enabled:
             gc.enable()
+
+
+def test_a_thread_lets_the_interpreter_go_after_half_a_millisecond() -> None:
+    default = sys.getswitchinterval()
+    try:
+        monitor.share_the_interpreter()  # the bot's first step
+        assert sys.getswitchinterval() == pytest.approx(0.0005)
+    finally:
+        sys.setswitchinterval(default)
 
 
 def _block_the_loop() -> None:

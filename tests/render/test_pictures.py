@@ -80,9 +80,10 @@ async def test_the_board_drawn_in_the_worker_is_the_board_drawn_here(pictures: P
     )
 
 
-KILLED_BOT = """
+HERE = Path(__file__).resolve().parent
+KILLED_BOT = f"""
 import asyncio, os, sys
-sys.path[:0] = [{root!r}, {here!r}]
+sys.path[:0] = [{str(HERE.parents[1])!r}, {str(HERE)!r}]
 from bot.render.pictures import Pictures
 from test_pictures import where_drawn
 async def main():
@@ -93,19 +94,21 @@ asyncio.run(main())
 """
 
 
+def _ended(pid: int) -> bool:
+    """Whether a process has ended (gone, or a zombie waiting for its parent)."""
+    stat = Path(f"/proc/{pid}/stat")
+    return not stat.exists() or stat.read_text().split()[2] == "Z"
+
+
 @pytest.mark.skipif(not Path("/proc/self").exists(), reason="reads /proc")
 async def test_the_worker_ends_with_a_bot_killed_outright() -> None:
-    here = Path(__file__).resolve().parent
     bot = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-c",
-        KILLED_BOT.format(root=str(here.parents[1]), here=str(here)),
-        stdout=asyncio.subprocess.PIPE,
+        sys.executable, "-c", KILLED_BOT, stdout=asyncio.subprocess.PIPE
     )
     worker = int((await bot.communicate())[0])
     assert bot.returncode == -9
     for _ in range(50):
-        if not Path(f"/proc/{worker}").exists() or "Z" in Path(f"/proc/{worker}/stat").read_text().split()[2]:
+        if _ended(worker):
             break
         await asyncio.sleep(0.1)
     else:
