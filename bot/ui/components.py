@@ -62,7 +62,6 @@ class Route:
     spec: Spec
     handler: Handler
     opens_form: bool = False  # the handler's answer is a modal, which must be the click's first answer
-    answers_at_once: bool = False  # the handler only reads and answers: its answer is the first
 
 
 _components: dict[tuple[str, str], Route] = {}
@@ -70,24 +69,15 @@ _modals: dict[tuple[str, str], Route] = {}
 
 
 def register(
-    game: str,
-    action: str,
-    handler: Handler,
-    *args: Arg,
-    modal: bool = False,
-    opens_form: bool = False,
-    answers_at_once: bool = False,
+    game: str, action: str, handler: Handler, *args: Arg, modal: bool = False, opens_form: bool = False
 ) -> Spec:
     """Route `<game>:<session>:<action>[:args]` to `handler`; returns the spec that builds such ids.
 
-    `modal`: the handler takes a form's submission; `opens_form`: the click's answer is a form (a modal);
-    `answers_at_once`: the handler only reads a game's state and answers (a private panel), so its answer
-    is the click's first: one request to Discord instead of an acknowledgement and then the answer.
+    `modal`: the handler takes a form's submission; `opens_form`: the click's answer is a form (a modal).
     Every other click is acknowledged before its handler runs.
     """
     spec = Spec(game, action, tuple(args))
-    route = Route(spec, handler, opens_form, answers_at_once)
-    (_modals if modal else _components)[(game, action)] = route
+    (_modals if modal else _components)[(game, action)] = Route(spec, handler, opens_form)
     return spec
 
 
@@ -119,7 +109,7 @@ def resolve(
 async def _route(interaction: discord.Interaction[Any], custom_id: str, *, modal: bool) -> None:
     try:
         route, session_id, args = resolve(custom_id, modal=modal)
-        if not (route.opens_form or route.answers_at_once):
+        if not route.opens_form:
             await acknowledge(interaction)
         values = submitted_values(interaction.data or {}) if modal else {}
         await route.handler(Click(interaction, session_id, args, values))

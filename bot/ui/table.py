@@ -102,9 +102,6 @@ class TableCog(commands.Cog):
     # The private panel's button ("my hand / my words / my rack"), on every table while the game runs.
     panel_action: ClassVar[str] = "mine"
     panel_emoji: ClassVar[str] = "🂠"
-    # Whether the table carries a picture: `/status` then acknowledges before it answers (the picture may
-    # have to be drawn); without one, its answer is the first.
-    table_picture: ClassVar[bool] = False
     end_vote_seconds: ClassVar[float] = 60.0
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -118,14 +115,8 @@ class TableCog(commands.Cog):
                 ("end", END, TableCog._end_command),
             ):
                 if group.get_command(name) is None:
-                    quick = name == "status" and not cls.table_picture
                     group.add_command(
-                        app_commands.Command(
-                            name=name,
-                            description=description,
-                            callback=callback,
-                            extras={"answers_at_once": True} if quick else {},
-                        )
+                        app_commands.Command(name=name, description=description, callback=callback)
                     )
 
     def __init__(self, bot: TopBot) -> None:
@@ -137,7 +128,7 @@ class TableCog(commands.Cog):
         components.register(game, "leave", self._leave)
         components.register(game, "start", self._start)
         components.register(game, "cancel", self._cancel)
-        components.register(game, self.panel_action, self._on_panel, answers_at_once=True)
+        components.register(game, self.panel_action, self._on_panel)
         for name in dir(type(self)):
             route = getattr(getattr(type(self), name), "__table_route__", None)
             if route is not None:

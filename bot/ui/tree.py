@@ -3,8 +3,6 @@
 A player feels the time to the bot's first answer; the command's work (the store, the rules, a picture)
 then replaces the "thinking…". The answer is private, so that a refusal is only ever told to whoever asked;
 a command whose answer is for the channel (the leaderboard) says so with `extras={"public_answer": True}`.
-A command that only reads a game's state and answers (`/topwords rack`, a text `/status`) says
-`extras={"answers_at_once": True}`: its answer is the first, one request to Discord instead of two.
 A game's public messages (lobbies, tables) are the channel's own messages, not command answers.
 """
 
@@ -22,8 +20,6 @@ class AnsweringTree(app_commands.CommandTree[Any]):
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         if interaction.type is discord.InteractionType.application_command:
             command = interaction.command
-            if command is not None and command.extras.get("answers_at_once"):
-                return True
             public = command is not None and bool(command.extras.get("public_answer"))
             await acknowledge(interaction, public=public)
         return True

@@ -59,7 +59,6 @@ class TopWordsCog(TableCog, name="TopWords"):
     new_message_events = table.NEW_MESSAGE_EVENTS
     panel_action = "rack"
     panel_emoji = "🔤"
-    table_picture = True
 
     group = app_commands.Group(name="topwords", description="TopWords: German 3-D Scrabble", guild_only=True)
 
@@ -138,9 +137,7 @@ class TopWordsCog(TableCog, name="TopWords"):
         view = await self.bot.sessions.view(record.id, str(interaction.user.id))
         await answer(interaction, f"{reply}\n{table.rack_text(lang, view)}")
 
-    @group.command(
-        name="rack", description="Your tiles (only you see them)", extras={"answers_at_once": True}
-    )
+    @group.command(name="rack", description="Your tiles (only you see them)")
     async def rack(self, interaction: discord.Interaction[Any]) -> None:
         record = await self._player_game(interaction)
         view = await self.bot.sessions.view(record.id, str(interaction.user.id))
