@@ -21,6 +21,7 @@ from bot.i18n import N_
 from bot.ui import codec
 from bot.ui.codec import Arg, MalformedId, Spec
 from bot.ui.replies import acknowledge, reply_error
+from bot.ui.turns import my_turn
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +112,7 @@ async def _route(interaction: discord.Interaction[Any], custom_id: str, *, modal
         route, session_id, args = resolve(custom_id, modal=modal)
         if not route.opens_form:
             await acknowledge(interaction)
+            await my_turn()  # a burst's handlers, one per turn of the loop
         values = submitted_values(interaction.data or {}) if modal else {}
         await route.handler(Click(interaction, session_id, args, values))
     except Exception as error:

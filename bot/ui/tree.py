@@ -3,7 +3,9 @@
 A player feels the time to the bot's first answer; the command's work (the store, the rules, a picture)
 then replaces the "thinking…". The answer is private, so that a refusal is only ever told to whoever asked;
 a command whose answer is for the channel (the leaderboard) says so with `extras={"public_answer": True}`.
-A game's public messages (lobbies, tables) are the channel's own messages, not command answers.
+A game's public messages (lobbies, tables) are the channel's own messages, not command answers. After its
+acknowledgement a command waits for its turn (`bot.ui.turns`): a burst's commands start one per turn of the
+event loop.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.ui.replies import acknowledge
+from bot.ui.turns import my_turn
 
 
 class AnsweringTree(app_commands.CommandTree[Any]):
@@ -22,4 +25,5 @@ class AnsweringTree(app_commands.CommandTree[Any]):
             command = interaction.command
             public = command is not None and bool(command.extras.get("public_answer"))
             await acknowledge(interaction, public=public)
+            await my_turn()  # a burst's commands, one per turn of the loop
         return True
