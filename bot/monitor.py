@@ -39,9 +39,9 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100  # /pr
 # worker thread computing in Python then holds it, and the loop gets it back only when that thread is made
 # to let go: after the switch interval, 5 ms by default, so a loop turn with a dozen socket calls stalled
 # for 50–150 ms while the dictionaries loaded; any worker computing in Python does the same (a round judged
-# in the slow steps' thread). Measured on this machine, ten system calls beside a busy thread: 5.2 ms (max 21) at 5 ms, 0.6 ms
-# (max 2) at 0.5 ms. A thread that is alone never switches, so a short interval costs only when two want
-# the interpreter, and then the loop is the one that must not wait.
+# in the slow steps' thread). Ten system calls beside a busy thread, measured here: 5.2 ms (max 21) at
+# 5 ms, 0.6 ms (max 2) at 0.5 ms. A thread alone never switches, so a short interval costs only when two
+# want the interpreter, and then the loop is the one that must not wait.
 SWITCH_INTERVAL = 0.0005
 
 
