@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import aiosqlite  # noqa: E402
 
+from bot import monitor  # noqa: E402
 from bot.engine.errors import GameError  # noqa: E402
 from bot.engine.game import step  # noqa: E402
 from bot.engine.sessions import SessionManager  # noqa: E402
@@ -242,6 +243,7 @@ async def startup(path: Path, games: dict) -> tuple[float, float]:
 
 
 async def run() -> bool:
+    monitor.share_the_interpreter()  # as the bot runs
     results = []
     with tempfile.TemporaryDirectory() as folder:
         anchors = [await raw_commits(Path(folder) / f"anchor{n}.db") for n in range(RUNS)]
