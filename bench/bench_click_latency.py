@@ -8,8 +8,8 @@ product: Top Stop lobbies opened, joined and cancelled, a real Top Stop game of 
 TopWords games: every kind of command and button, one at a time and 8 at once (refusals included). The
 answer time is the fake's: from sending INTERACTION_CREATE to the bot's first callback (answer, defer or
 modal). Each press one at a time, and each burst of eight, waits until the bot has nothing left to send
-(the previous press's redraws; the floor's bot never has any). The cheap kinds are pressed often enough (REPEATS,
-LOBBIES, TOPWORDS_ASKS) that their p99 is not simply their slowest press. The bot logs every event-loop
+(the previous press's redraws; the floor's bot never has any). The cheap kinds are pressed often enough
+(REPEATS, LOBBIES, TOPWORDS_GAMES, TOPWORDS_ASKS) that their p99 is not simply their slowest press. The bot logs every event-loop
 pause over STALL_LOG_MS, set low here, with how its loop's thread spent it and the most the virtual
 machine's host took from one CPU meanwhile (Linux's steal time); an idle process on the same machine is the
 pauses' other anchor: a pause it suffered at the same moment is the machine's (a busy machine or the host
@@ -91,9 +91,7 @@ class Pause(NamedTuple):
     stack: str
     machine: float = 0.0  # ms: the idle process's longest lateness overlapping this pause
     account: str = ""  # how the loop's thread spent it, as the bot logged it: ran, waited for a CPU
-    host: float = (
-        0.0  # ms: the most the virtual machine's host took from one CPU meanwhile, as the bot logged
-    )
+    host: float = 0.0  # ms: the most the host took from one CPU meanwhile, as the bot logged it
 
     @property
     def own(self) -> float:
