@@ -136,8 +136,7 @@ def render_board(
     panel's words are in `lang` ("en" or "de", see LABELS; any other language gets English).
     """
     # The empty board and each kind of square are drawn once and pasted: drawing them all (a hundred
-    # rounded squares, glyph after glyph) held the interpreter ~10 ms of every picture, which the event
-    # loop waited out while the picture was made in a worker thread.
+    # rounded squares, glyph after glyph) cost ~10 ms of every picture.
     image = _empty_board().copy()
     board: Sequence[Sequence[str]] = view["board"]
     moved = {

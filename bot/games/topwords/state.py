@@ -28,7 +28,8 @@ class State:
     """Everything about one game. Records (history, pending, vote, …) are JSON objects as stored.
 
     A state is never changed once built: `apply` makes a new one that shares every list and dict it does
-    not change with the state it came from (`bot.engine.game.shallow_copy`), so nothing here may be mutated in place.
+    not change with the state it came from (`bot.engine.game.shallow_copy`), so nothing here may be
+    mutated in place.
     """
 
     players: list[str]
