@@ -5,8 +5,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 APT_PACKAGES := libenchant-2-2 hunspell-en-us hunspell-en-gb hunspell-fr hunspell-de-de-frami hunspell-tools
 STAMP := $(VENV)/.installed
+# Exact versions and hashes of every package, runtime, dev and build (`make lock`): what CI tested is
+# what `make setup` installs. pyproject.toml keeps the ranges the lock is resolved from.
+LOCK := requirements.lock
+LOCK_TOOLS := .cache/lock-tools
 
-.PHONY: run test setup system-packages lint clean bench i18n
+.PHONY: run test setup system-packages lint clean bench i18n lock
 
 run: setup
 	$(BIN)/python -m bot
@@ -46,11 +50,20 @@ system-packages:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-$(STAMP): pyproject.toml
+# The project itself is installed without its dependencies (they are the lock's) and built with the
+# lock's setuptools, so nothing unpinned is fetched.
+$(STAMP): pyproject.toml $(LOCK)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q --require-hashes -r $(LOCK)
+	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e .
 	touch $(STAMP)
+
+# Re-resolve the lock to the newest versions pyproject.toml allows (and the build backend it needs), for
+# every platform (markers) with the hashes of every file; then `make test` before committing it.
+lock:
+	test -x $(LOCK_TOOLS)/bin/uv || { $(PYTHON) -m venv $(LOCK_TOOLS) && $(LOCK_TOOLS)/bin/pip install -q uv; }
+	echo 'setuptools>=68' | $(LOCK_TOOLS)/bin/uv pip compile pyproject.toml - --extra dev --universal \
+	  --python-version 3.11 --generate-hashes --upgrade --custom-compile-command "make lock" -o $(LOCK)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .cache
