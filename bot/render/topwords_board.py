@@ -15,6 +15,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.i18n import t
+
 SIZE = 10
 CELL = 50
 GAP = 3
@@ -40,28 +42,6 @@ TILE_BY_HEIGHT = {
     5: (191, 54, 12),
 }
 LETTER_ON_DARK = (255, 255, 255)
-
-# The picture's words in the table's language (the renderer knows no cog: the caller passes `lang`).
-LABELS: dict[str, dict[str, str]] = {
-    "en": {
-        "bag": "Bag: {count} tiles",
-        "last_move": "Last move: {name}",
-        "points": "= {points} points",
-        "doubled": "doubled",
-        "bonus": "+{bonus} bonus",
-        "game_over": "Game over",
-        "winner": "Winner: {name}",
-    },
-    "de": {
-        "bag": "Beutel: {count} Buchstaben",
-        "last_move": "Letzter Zug: {name}",
-        "points": "= {points} Punkte",
-        "doubled": "verdoppelt",
-        "bonus": "+{bonus} Bonus",
-        "game_over": "Spielende",
-        "winner": "Gewinner: {name}",
-    },
-}
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 Colour = tuple[int, int, int]
@@ -133,7 +113,7 @@ def render_board(
     """A PNG of the board in `view`; `last_move` squares (default: the view's) are outlined in red.
 
     `scores` default to the view's; `names` map player ids to display names (default: the ids); the
-    panel's words are in `lang` ("en" or "de", see LABELS; any other language gets English).
+    panel's words are in `lang` (the catalogue's `topwords.board.*`, drawn without accents but umlauts).
     """
     # The empty board and each kind of square are drawn once and pasted: drawing them all (a hundred
     # rounded squares, glyph after glyph) cost ~10 ms of every picture.
@@ -205,36 +185,32 @@ def _square(top: str, height: int, highlighted: bool, on_centre: bool) -> Image.
     return image
 
 
-def label(lang: str, key: str, **fields: object) -> str:
-    """One of the picture's words in `lang` (English when the language has none)."""
-    return LABELS.get(lang, LABELS["en"])[key].format(**fields)
-
-
 def panel_lines(view: Mapping[str, Any], names: Mapping[str, str], lang: str) -> dict[str, list[str]]:
-    """The panel's texts below the scores, in `lang`: the bag, the last move, the end."""
+    """The panel's texts below the scores, in the table's language (the renderer knows no cog: the caller
+    passes `lang`): the bag, the last move, the end."""
 
     def name(player: str, limit: int) -> str:
         return _short(names.get(player, player), limit)
 
     out: dict[str, list[str]] = {"bag": [], "last_move": [], "end": []}
     if "bag_count" in view:
-        out["bag"].append(label(lang, "bag", count=view["bag_count"]))
+        out["bag"].append(t("topwords.board.bag", lang, count=view["bag_count"]))
     history = view.get("history") or []
     if history:
         last = history[-1]
-        extras = [label(lang, "doubled")] if last.get("doubled") else []
+        extras = [t("topwords.board.doubled", lang)] if last.get("doubled") else []
         if last.get("bonus"):
-            extras.append(label(lang, "bonus", bonus=last["bonus"]))
+            extras.append(t("topwords.board.bonus", lang, bonus=last["bonus"]))
         # The heading, the total, and what made it (on a line of its own: German needs the room).
         out["last_move"] = [
-            label(lang, "last_move", name=name(last["player"], 13)),
-            label(lang, "points", points=last["points"]),
+            t("topwords.board.last_move", lang, name=name(last["player"], 13)),
+            t("topwords.board.points", lang, points=last["points"]),
         ]
         if extras:
             out["last_move"].append(" ".join(extras))
     if view.get("finished"):
-        out["end"] = [label(lang, "game_over")]
-        out["end"] += [label(lang, "winner", name=name(p, 13)) for p in view.get("winners", [])]
+        out["end"] = [t("topwords.board.game_over", lang)]
+        out["end"] += [t("topwords.board.winner", lang, name=name(p, 13)) for p in view.get("winners", [])]
     return out
 
 

@@ -6,6 +6,8 @@ import datetime as dt
 
 import discord
 
+from bot.i18n import t
+
 
 def mention(user_id: str) -> str:
     """A user mention; it never pings because every message uses AllowedMentions.none()."""
@@ -17,8 +19,9 @@ def message_link(guild_id: int, channel_id: int, message_id: int) -> str:
     return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
 
 
-def player_list(players: list[str]) -> str:
-    return "\n".join(f"{i}. {mention(p)}" for i, p in enumerate(players, 1)) or "nobody yet"
+def player_list(players: list[str], lang: str) -> str:
+    """The seated players, numbered, in `lang` when there are none yet."""
+    return "\n".join(f"{i}. {mention(p)}" for i, p in enumerate(players, 1)) or t("ui.lobby.nobody", lang)
 
 
 def relative_time(timestamp: float) -> str:

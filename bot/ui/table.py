@@ -178,7 +178,9 @@ class TableCog(commands.Cog):
         raise NotImplementedError
 
     def describe_options(self, options: dict[str, Any], lang: str) -> str:
-        return ", ".join(f"{key}: {value}" for key, value in sorted(options.items())) or "—"
+        """The lobby's options as players read them, in `lang`: each game words its own from the catalogue
+        (a raw `key: value` would show option names no player knows)."""
+        raise NotImplementedError
 
     # -- languages, lookups and checks ----------------------------------------------------------------
 
@@ -592,7 +594,7 @@ class TableCog(commands.Cog):
         )
         embed.add_field(
             name=t("ui.lobby.seated", lang, n=len(record.players)),
-            value=player_list(record.players)[:1024] or "—",
+            value=player_list(record.players, lang)[:1024],
             inline=False,
         )
         closes = self.bot.sessions.deadline(record, "lobby")

@@ -1,8 +1,8 @@
 """Slash-command descriptions and choice names in the user's Discord language, from the message catalogue.
 
 A decorator names its text with `command_text("general.cmd.help")`: the English text comes from the
-catalogue and the key travels with it. A plain English string is looked up among the catalogue's command
-texts (keys with a `.cmd.` part) by its English wording. Command, group and option names stay untranslated:
+catalogue and the key travels with it, so the other languages are found by key. A plain string carries no
+key and stays English (tests/test_meta.py fails on one). Command, group and option names stay untranslated:
 they are what people type and what the help pages name.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, keys, language_of, t
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, language_of, t
 
 _NAMES = {
     app_commands.TranslationContextLocation.command_name,
@@ -26,17 +26,14 @@ def command_text(key: str) -> app_commands.locale_str:
 
 
 class CommandTranslator(app_commands.Translator):
-    """Reads the catalogue: by the key a `command_text` carries, else by the English wording."""
+    """Reads the catalogue by the key a `command_text` carries."""
 
-    def __init__(self) -> None:
-        self.by_english = {t(key): key for key in keys() if ".cmd." in key}
-
-    def lookup(self, text: str, language: str, key: str | None = None) -> str | None:
-        """The text in `language` (fr, de); None where English serves (Discord then shows the default)."""
-        if language == DEFAULT_LANGUAGE or language not in LANGUAGES:
+    def lookup(self, key: str | None, language: str) -> str | None:
+        """The text of `key` in `language` (fr, de); None where English serves (Discord then shows the
+        default) or where the text carries no key."""
+        if key is None or language == DEFAULT_LANGUAGE or language not in LANGUAGES:
             return None
-        key = key or self.by_english.get(text)
-        return t(key, language) if key is not None else None
+        return t(key, language)
 
     async def translate(
         self,
@@ -47,4 +44,4 @@ class CommandTranslator(app_commands.Translator):
         if context.location in _NAMES:
             return None
         key = string.extras.get("key")
-        return self.lookup(string.message, language_of(locale), key if isinstance(key, str) else None)
+        return self.lookup(key if isinstance(key, str) else None, language_of(locale))

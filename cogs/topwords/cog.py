@@ -12,7 +12,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.engine.errors import NotYourTurn
+from bot.engine.errors import BadAction, NotAPlayer, NotYourTurn
 from bot.engine.game import Event
 from bot.engine.sessions import ActResult
 from bot.games.topwords import RuleBroken, parse_square, square_name
@@ -24,29 +24,19 @@ from bot.ui import codec, components
 from bot.ui.components import Click
 from bot.ui.replies import reply_private, update_clicked
 from bot.ui.table import Table, TableCog, answer, button
+from bot.ui.translator import command_text
 from cogs.topwords import table
 from cogs.topwords.table import GAME, LETTERS, SQUARE
-from cogs.topwords.texts import (
-    Lang,
-    Refusal,
-    error_text,
-    lang_of,
-    swap_letter,
-    text,
-    word_letters,
-)
+from cogs.topwords.texts import Lang, error_text, lang_of, swap_letter, word_letters
 
 MODE_CHOICES = [
-    app_commands.Choice(name="strict: the dictionary checks every move (default)", value="strict"),
-    app_commands.Choice(
-        name="challenge: moves are placed unchecked, players challenge them", value="challenge"
-    ),
+    app_commands.Choice(name=command_text("topwords.cmd.mode.strict"), value="strict"),
+    app_commands.Choice(name=command_text("topwords.cmd.mode.challenge"), value="challenge"),
 ]
 DIRECTION_CHOICES = [
-    app_commands.Choice(name="across → (waagrecht)", value="across"),
-    app_commands.Choice(name="down ↓ (senkrecht)", value="down"),
+    app_commands.Choice(name=command_text("topwords.cmd.direction.across"), value="across"),
+    app_commands.Choice(name=command_text("topwords.cmd.direction.down"), value="down"),
 ]
-MODE_TEXTS = {"strict": N_("topwords.cmd.mode.strict"), "challenge": N_("topwords.cmd.mode.challenge")}
 MOVE = codec.number("move", optional=True)  # the board's number of moves a button was offered on
 
 
@@ -60,16 +50,17 @@ class TopWordsCog(TableCog, name="TopWords"):
     panel_action = "rack"
     panel_emoji = "🔤"
 
-    group = app_commands.Group(name="topwords", description="TopWords: German 3-D Scrabble", guild_only=True)
+    group = app_commands.Group(
+        name="topwords", description=command_text("topwords.cmd.group"), guild_only=True
+    )
 
     def describe_options(self, options: dict[str, Any], lang: str) -> str:
-        key = MODE_TEXTS.get(options.get("mode", "strict"), MODE_TEXTS["strict"])
-        return t(key, lang)
+        return table.options_text(lang_of(lang), options)
 
     # -- commands ---------------------------------------------------------------------------------------
 
-    @group.command(name="new", description="Open a TopWords lobby in this channel (2–4 players)")
-    @app_commands.describe(mode="strict (the dictionary checks every move) or challenge (players challenge)")
+    @group.command(name="new", description=command_text("topwords.cmd.new"))
+    @app_commands.describe(mode=command_text("topwords.cmd.new.mode"))
     @app_commands.choices(mode=MODE_CHOICES)
     async def new(
         self, interaction: discord.Interaction[Any], mode: app_commands.Choice[str] | None = None
@@ -80,13 +71,11 @@ class TopWordsCog(TableCog, name="TopWords"):
             options["turn_seconds"] = turn_seconds
         await self.open_lobby(interaction, options)
 
-    @group.command(
-        name="play", description="Place a word as it will read on the board, from a square, across or down"
-    )
+    @group.command(name="play", description=command_text("topwords.cmd.play"))
     @app_commands.describe(
-        word="The whole word as it will read; letters already lying there are reused",
-        square="The word's first square: column A–J and row 1–10, like E5",
-        direction="across (to the right) or down",
+        word=command_text("topwords.cmd.play.word"),
+        square=command_text("topwords.cmd.play.square"),
+        direction=command_text("topwords.cmd.play.direction"),
     )
     @app_commands.choices(direction=DIRECTION_CHOICES)
     async def play(
@@ -111,15 +100,13 @@ class TopWordsCog(TableCog, name="TopWords"):
                 raise
             move = view["freshness"]["move"]  # the board it was refused on
             ask = table.allow_item(record.id, lang, letters, start, direction.value, move)
-            message = f"⚠️ {error_text(error, lang)}\n{text(lang, 'ask_table')}"
+            message = f"⚠️ {error_text(error, lang)}\n{t('topwords.ask_table', lang)}"
             await answer(interaction, message, view=components.view_of(ask))
             return
         await answer(interaction, self._after_move(lang, interaction, result))
 
-    @group.command(
-        name="pass", description="Pass your turn; you may put one tile back into the bag and draw one"
-    )
-    @app_commands.describe(swap="A tile from your rack to swap with one from the bag (optional)")
+    @group.command(name="pass", description=command_text("topwords.cmd.pass"))
+    @app_commands.describe(swap=command_text("topwords.cmd.pass.swap"))
     async def pass_(
         self, interaction: discord.Interaction[Any], swap: app_commands.Range[str, 1, 3] | None = None
     ) -> None:
@@ -131,25 +118,23 @@ class TopWordsCog(TableCog, name="TopWords"):
         result = await self._act(interaction, record.id, action)
         mine = _own_rack_event(result.private_to(str(interaction.user.id)))
         if mine is not None and mine.get("returned"):
-            reply = text(lang, "swapped", returned=mine["returned"], drawn=mine.get("drawn") or "—")
+            reply = t("topwords.swapped", lang, returned=mine["returned"], drawn=mine.get("drawn") or "—")
         else:
-            reply = text(lang, "passed")
+            reply = t("topwords.passed", lang)
         view = await self.bot.sessions.view(record.id, str(interaction.user.id))
         await answer(interaction, f"{reply}\n{table.rack_text(lang, view)}")
 
-    @group.command(name="rack", description="Your tiles (only you see them)")
+    @group.command(name="rack", description=command_text("topwords.cmd.rack"))
     async def rack(self, interaction: discord.Interaction[Any]) -> None:
         record = await self._player_game(interaction)
         view = await self.bot.sessions.view(record.id, str(interaction.user.id))
         await reply_private(interaction, table.rack_text(lang_of(interaction.locale), view))
 
-    @group.command(
-        name="propose_end", description="Nobody can form a new word? Propose to end (all must agree)"
-    )
+    @group.command(name="propose_end", description=command_text("topwords.cmd.propose_end"))
     async def propose_end(self, interaction: discord.Interaction[Any]) -> None:
         record = await self._player_game(interaction)
         await self._act(interaction, record.id, {"do": "propose_end"})
-        await answer(interaction, text(lang_of(interaction.locale), "end_proposed"))
+        await answer(interaction, t("topwords.end_proposed", lang_of(interaction.locale)))
 
     # -- buttons ----------------------------------------------------------------------------------------
 
@@ -173,7 +158,7 @@ class TopWordsCog(TableCog, name="TopWords"):
             if len(words) > 1:
                 shown = view["freshness"]["move"]
                 choice = components.view_of(*table.word_items(click.session_id, words, shown))
-                await reply_private(click.interaction, text(lang, "pick_word"), view=choice)
+                await reply_private(click.interaction, t("topwords.pick_word", lang), view=choice)
                 return
         result = await self._act(
             click.interaction, click.session_id, {"do": "dispute", **click.args}, private=False
@@ -205,7 +190,7 @@ class TopWordsCog(TableCog, name="TopWords"):
             action["vote"] = click.args["vote"]
         await self._act(click.interaction, click.session_id, action, private=False)
         await click.interaction.followup.send(
-            text(lang_of(click.interaction.locale), "vote_cast"), ephemeral=True
+            t("topwords.vote_cast", lang_of(click.interaction.locale)), ephemeral=True
         )
 
     # -- the table ----------------------------------------------------------------------------------------
@@ -223,7 +208,7 @@ class TopWordsCog(TableCog, name="TopWords"):
         return Table(embed, items, table.board_file(png, tw_lang))
 
     def panel_text(self, lang: str) -> str:
-        return text(lang_of(lang), "button_rack")
+        return t("topwords.button_rack", lang_of(lang))
 
     async def private_panel(self, record: SessionRecord, view: dict[str, Any], lang: str) -> str:
         return table.rack_text(lang_of(lang), view)
@@ -237,7 +222,7 @@ class TopWordsCog(TableCog, name="TopWords"):
 
     async def ask_to_end(self, interaction: discord.Interaction[Any], record: SessionRecord) -> None:
         """No vote to end without a result: players end a game with its scores by `/topwords propose_end`."""
-        raise Refusal("not_manager")
+        raise BadAction("topwords.not_manager")
 
     # -- helpers --------------------------------------------------------------------------------------------
 
@@ -256,15 +241,15 @@ class TopWordsCog(TableCog, name="TopWords"):
         except NotYourTurn:
             record = await self.bot.sessions.session(session_id)
             turn = (await self.bot.sessions.view(session_id, None))["turn"]
-            raise Refusal("not_your_turn", name=record.name(turn) if turn else "—") from None
+            raise NotYourTurn("topwords.not_your_turn", name=record.name(turn) if turn else "—") from None
 
     def _after_move(self, lang: Lang, interaction: discord.Interaction[Any], result: ActResult) -> str:
         """The mover's private note: the move's points and the new rack."""
         player = str(interaction.user.id)
         moved = next(event for event in result.events if event.get("type") == "moved")
-        lines = [text(lang, "played", move=table.move_text(lang, moved))]
+        lines = [t("topwords.played", lang, move=table.move_text(lang, moved))]
         if result.session.options.get("mode") == "challenge":
-            lines.append(text(lang, "challengeable"))
+            lines.append(t("topwords.challengeable", lang))
         mine = _own_rack_event(result.private_to(player))
         if mine is not None:
             lines.append(table.rack_text(lang, {"rack": mine["rack"], "bag_count": moved["bag_count"]}))
@@ -274,7 +259,7 @@ class TopWordsCog(TableCog, name="TopWords"):
         self, interaction: discord.Interaction[Any], lang: Lang, *, picked: bool, decided: bool = False
     ) -> None:
         """A private choice (a word, the refused move) turns into the confirmation; else a new private note."""
-        note = text(lang, "vote_by_dictionary" if decided else "vote_opened")
+        note = t(N_("topwords.vote_by_dictionary") if decided else N_("topwords.vote_opened"), lang)
         if picked:
             await update_clicked(interaction, content=note, view=None)
         else:
@@ -283,7 +268,7 @@ class TopWordsCog(TableCog, name="TopWords"):
     async def _player_game(self, interaction: discord.Interaction[Any]) -> SessionRecord:
         record = await self.channel_game(interaction)
         if str(interaction.user.id) not in record.players:
-            raise Refusal("not_a_player")
+            raise NotAPlayer("topwords.not_a_player")
         return record
 
 

@@ -14,10 +14,11 @@ import discord
 
 from bot.engine.game import Event
 from bot.games.topwords.messages import reason_text
+from bot.i18n import N_, t
 from bot.store import SessionRecord
 from bot.ui import components
 from bot.ui.embeds import relative_time
-from cogs.topwords.texts import Lang, text
+from cogs.topwords.texts import Lang
 
 GAME = "topwords"
 # What a button's id may carry: a word as tiles (capitals, umlauts) and a square such as E5 or J10.
@@ -28,6 +29,16 @@ BOARD_FILE = "board.png"
 # The board or the turn changes with these (and a vote opens with its own message): the table moves to a
 # new message with a new picture, and the previous one stays in the channel, without buttons, as a record.
 NEW_MESSAGE_EVENTS = frozenset({"started", "moved", "passed", "taken_back", "vote_open", "game_over"})
+MODE_TEXTS = {"strict": N_("topwords.mode_strict"), "challenge": N_("topwords.mode_challenge")}
+PHASE_TITLES = {"vote": N_("topwords.title_vote"), "final_challenge": N_("topwords.title_final")}
+END_REASONS = {"passes": N_("topwords.end_passes"), "players_left": N_("topwords.end_players_left")}
+# The question of each kind of vote (the rules' `vote["kind"]`).
+VOTE_QUESTIONS = {
+    "allow_move": N_("topwords.vote_allow_move"),
+    "restore": N_("topwords.vote_restore"),
+    "take_back": N_("topwords.vote_take_back"),
+    "end": N_("topwords.vote_end"),
+}
 
 Namer = Callable[[str], str]
 View = dict[str, Any]
@@ -68,19 +79,35 @@ def move_text(lang: Lang, move: dict[str, Any], name: Namer | None = None) -> st
     words = " · ".join(f"**{word['word']}** ({word['points']})" for word in move["words"])
     extras = []
     if move.get("doubled"):
-        extras.append(text(lang, "doubled"))
+        extras.append(t("topwords.doubled", lang))
     if move.get("bonus"):
-        extras.append(text(lang, "bonus", bonus=move["bonus"]))
+        extras.append(t("topwords.bonus", lang, bonus=move["bonus"]))
     shown = f" ({', '.join(extras)})" if extras else ""
     if name is None:
-        return text(lang, "move_mine", words=words, points=move["points"], extras=shown)
-    return text(lang, "move", name=name(move["player"]), words=words, points=move["points"], extras=shown)
+        return t("topwords.move_mine", lang, words=words, points=move["points"], extras=shown)
+    return t(
+        "topwords.move", lang, name=name(move["player"]), words=words, points=move["points"], extras=shown
+    )
+
+
+def options_text(lang: Lang, options: dict[str, Any]) -> str:
+    """The lobby's options as players read them: "strict mode · 10 min a turn"."""
+    parts = [t(MODE_TEXTS.get(options.get("mode", "strict"), MODE_TEXTS["strict"]), lang)]
+    turn_seconds = options.get("turn_seconds")
+    if turn_seconds:
+        parts.append(t("topwords.lobby.turn_time", lang, minutes=f"{turn_seconds / 60:g}"))
+    return " · ".join(parts)
 
 
 def rack_text(lang: Lang, view: View) -> str:
     """The owner's rack: only ever sent ephemerally to them (`view` is their own view)."""
     rack = " ".join(view["rack"])
-    return text(lang, "rack", rack=f"**{rack}**" if rack else text(lang, "rack_empty"), bag=view["bag_count"])
+    return t(
+        "topwords.rack",
+        lang,
+        rack=f"**{rack}**" if rack else t("topwords.rack_empty", lang),
+        bag=view["bag_count"],
+    )
 
 
 def judged_words(lang: Lang, words: Iterable[dict[str, Any]]) -> str:
@@ -104,31 +131,37 @@ def news_lines(
             lines += _start_lines(lang, name, view)
         elif kind == "passed":
             lines.append(
-                text(lang, "news_swapped" if event["swapped"] else "news_passed", name=name(event["player"]))
+                t(
+                    N_("topwords.news_swapped") if event["swapped"] else N_("topwords.news_passed"),
+                    lang,
+                    name=name(event["player"]),
+                )
             )
         elif kind == "challenged":
             who = {"by": name(event["by"]), "of": name(event["of"])}
             if event["success"]:
                 lines.append(
-                    text(lang, "news_challenge_won", words=judged_words(lang, event["words"]), **who)
+                    t("topwords.news_challenge_won", lang, words=judged_words(lang, event["words"]), **who)
                 )
             else:
-                lines.append(text(lang, "news_challenge_lost", **who))
+                lines.append(t("topwords.news_challenge_lost", lang, **who))
         elif kind == "taken_back":
-            lines.append(text(lang, "news_taken_back", name=name(event["player"]), points=event["points"]))
+            lines.append(
+                t("topwords.news_taken_back", lang, name=name(event["player"]), points=event["points"])
+            )
         elif kind == "final_challenge":
-            when = relative_time(closes) if closes else text(lang, "when_window")
-            lines.append(text(lang, "news_final", name=name(event["player"]), when=when))
+            when = relative_time(closes) if closes else t("topwords.when_window", lang)
+            lines.append(t("topwords.news_final", lang, name=name(event["player"]), when=when))
         elif kind == "vote_result" and not (event["kind"] == "end" and event["allowed"]):
             lines.append(_vote_result(lang, event))  # an agreed end is told by game_over
         elif kind == "player_left":
-            lines.append(text(lang, "news_left", name=name(event["player"])))
+            lines.append(t("topwords.news_left", lang, name=name(event["player"])))
         elif kind == "turn_timed_out":
-            lines.append(text(lang, "news_timed_out", name=name(event["player"])))
+            lines.append(t("topwords.news_timed_out", lang, name=name(event["player"])))
         elif kind == "player_idle_left":
-            lines.append(text(lang, "news_idle_left", name=name(event["player"]), turns=event["turns"]))
+            lines.append(t("topwords.news_idle_left", lang, name=name(event["player"]), turns=event["turns"]))
         elif kind == "vote_cancelled":
-            lines.append(text(lang, "news_vote_cancelled"))
+            lines.append(t("topwords.news_vote_cancelled", lang))
         elif kind == "game_over":
             lines += _end_lines(lang, name, view, event)
     return lines
@@ -139,47 +172,48 @@ def _start_lines(lang: Lang, name: Namer, view: View) -> list[str]:
     lines = []
     for index, draw in enumerate(view["start_draw"]):
         draws = " · ".join(f"{name(player)} **{letter}**" for player, letter in draw.items())
-        lines.append(text(lang, "start_draw" if index == 0 else "draw_again", draws=draws))
+        key = N_("topwords.start_draw") if index == 0 else N_("topwords.draw_again")
+        lines.append(t(key, lang, draws=draws))
     first = name(view["first_player"])
-    lines.append(text(lang, "begins" if view["start_draw"] else "begins_set", name=first))
-    lines.append(text(lang, "see_rack"))
+    key = N_("topwords.begins") if view["start_draw"] else N_("topwords.begins_set")
+    lines.append(t(key, lang, name=first))
+    lines.append(t("topwords.see_rack", lang))
     return lines
 
 
 def _vote_result(lang: Lang, event: Event) -> str:
     if event["kind"] == "end":
-        return text(lang, "news_end_refused")
+        return t("topwords.news_end_refused", lang)
     words = ", ".join(f"**{word}**" for word in event["words"])
     yes, no = event["yes"], event["no"]
     if yes == no:  # the dictionary decided: say which way
-        key = "news_tie_allowed" if event["allowed"] else "news_tie_refused"
+        key = N_("topwords.news_tie_allowed") if event["allowed"] else N_("topwords.news_tie_refused")
     else:
-        key = "news_allowed" if event["allowed"] else "news_refused"
-    return text(lang, key, words=words, yes=yes, no=no)
+        key = N_("topwords.news_allowed") if event["allowed"] else N_("topwords.news_refused")
+    return t(key, lang, words=words, yes=yes, no=no)
 
 
 def _end_lines(lang: Lang, name: Namer, view: View, event: Event) -> list[str]:
     reason = event["reason"]
     if reason == "out":
-        lines = [text(lang, "end_out", name=name(view["history"][-1]["player"]))]
+        lines = [t("topwords.end_out", lang, name=name(view["history"][-1]["player"]))]
     else:
-        ends = {"passes": "end_passes", "players_left": "end_players_left"}
-        lines = [text(lang, ends.get(reason, "end_no_words"))]
+        lines = [t(END_REASONS.get(reason, N_("topwords.end_no_words")), lang)]
     winners = [f"**{name(player)}**" for player in event["winners"]]
-    key = "winner" if len(winners) == 1 else "winners"
-    lines.append(text(lang, key, names=text(lang, "and").join(winners)))
+    key = N_("topwords.winner") if len(winners) == 1 else N_("topwords.winners")
+    lines.append(t(key, lang, names=t("topwords.and", lang).join(winners)))
     return lines
 
 
 def vote_text(lang: Lang, name: Namer, vote: dict[str, Any], closes: float | None) -> str:
     kind = vote["kind"]
     words = judged_words(lang, vote["words"])
-    lines = [text(lang, f"vote_{kind}", by=name(vote["by"]), of=name(vote["of"]), words=words)]
+    lines = [t(VOTE_QUESTIONS[kind], lang, by=name(vote["by"]), of=name(vote["of"]), words=words)]
     if kind != "end":
-        lines.append(text(lang, "vote_majority"))
-    status = text(lang, "vote_count", voted=len(vote["voted"]), voters=len(vote["voters"]))
+        lines.append(t("topwords.vote_majority", lang))
+    status = t("topwords.vote_count", lang, voted=len(vote["voted"]), voters=len(vote["voters"]))
     if closes:
-        status += " · " + text(lang, "vote_closes", time=relative_time(closes))
+        status += " · " + t("topwords.vote_closes", lang, time=relative_time(closes))
     lines.append(status)
     return "\n".join(lines)
 
@@ -191,13 +225,19 @@ def scores_text(lang: Lang, name: Namer, view: View) -> str:
         score = view["scores"][player]
         if not view["finished"]:
             lines.append(
-                text(lang, "score_line", score=score, name=name(player), tiles=view["rack_counts"][player])
+                t(
+                    "topwords.score_line",
+                    lang,
+                    score=score,
+                    name=name(player),
+                    tiles=view["rack_counts"][player],
+                )
             )
             continue
-        line = text(lang, "final_line", score=score, name=name(player))
+        line = t("topwords.final_line", lang, score=score, name=name(player))
         penalty = view["penalties"].get(player, 0)
         if penalty:
-            line += text(lang, "penalty", penalty=penalty, tiles=view["rack_counts"][player])
+            line += t("topwords.penalty", lang, penalty=penalty, tiles=view["rack_counts"][player])
         lines.append(line)
     return "\n".join(lines)
 
@@ -218,27 +258,27 @@ def table_embed(
     name = namer(record)
     phase = view["phase"]
     if phase == "play":
-        title = text(lang, "title_play", name=record.name(view["turn"]))
+        title = t("topwords.title_play", lang, name=record.name(view["turn"]))
     else:
-        title = text(lang, {"vote": "title_vote", "final_challenge": "title_final"}.get(phase, "title_over"))
+        title = t(PHASE_TITLES.get(phase, N_("topwords.title_over")), lang)
     lines = news_lines(lang, name, view, events, closes)
     if phase == "play":
-        lines.append(text(lang, "how_to_play"))
+        lines.append(t("topwords.how_to_play", lang))
         if turn_ends:
-            lines.append(text(lang, "turn_closes", when=relative_time(turn_ends)))
+            lines.append(t("topwords.turn_closes", lang, when=relative_time(turn_ends)))
     embed = discord.Embed(title=title[:256], description="\n".join(lines)[:4096], colour=COLOUR)
     if view["history"]:
         embed.add_field(
-            name=text(lang, "field_last_move"), value=move_text(lang, view["history"][-1], name)[:1024]
+            name=t("topwords.field_last_move", lang), value=move_text(lang, view["history"][-1], name)[:1024]
         )
     if view["vote"] is not None:
         embed.add_field(
-            name=text(lang, "field_vote"), value=vote_text(lang, name, view["vote"], closes)[:1024]
+            name=t("topwords.field_vote", lang), value=vote_text(lang, name, view["vote"], closes)[:1024]
         )
-    scores = "field_final" if view["finished"] else "field_scores"
-    embed.add_field(name=text(lang, scores), value=scores_text(lang, name, view)[:1024], inline=False)
-    mode = text(lang, f"mode_{view['mode']}")
-    embed.set_footer(text=text(lang, "footer", bag=view["bag_count"], mode=mode, id=record.id))
+    scores = N_("topwords.field_final") if view["finished"] else N_("topwords.field_scores")
+    embed.add_field(name=t(scores, lang), value=scores_text(lang, name, view)[:1024], inline=False)
+    mode = t(MODE_TEXTS[view["mode"]], lang)
+    embed.set_footer(text=t("topwords.footer", lang, bag=view["bag_count"], mode=mode, id=record.id))
     embed.set_image(url=f"attachment://{BOARD_FILE}")
     return embed
 
@@ -262,9 +302,9 @@ def table_items(session_id: int, view: View, lang: Lang) -> list[discord.ui.Item
     vote = view["vote"]
     if "vote" in offered and vote is not None:
         yes, no = (
-            ("button_end", "button_play_on")
+            (N_("topwords.button_end"), N_("topwords.button_play_on"))
             if vote["kind"] == "end"
-            else ("button_allowed", "button_not_allowed")
+            else (N_("topwords.button_allowed"), N_("topwords.button_not_allowed"))
         )
         # Each button names the vote it answers ("yes.3"): a click on an older message is refused.
         number = fresh["vote"]
@@ -272,7 +312,7 @@ def table_items(session_id: int, view: View, lang: Lang) -> list[discord.ui.Item
             _button(
                 session_id,
                 "vote",
-                text(lang, yes),
+                t(yes, lang),
                 answer="yes",
                 vote=number,
                 style=discord.ButtonStyle.success,
@@ -280,7 +320,7 @@ def table_items(session_id: int, view: View, lang: Lang) -> list[discord.ui.Item
         )
         items.append(
             _button(
-                session_id, "vote", text(lang, no), answer="no", vote=number, style=discord.ButtonStyle.danger
+                session_id, "vote", t(no, lang), answer="no", vote=number, style=discord.ButtonStyle.danger
             )
         )
         return items
@@ -288,11 +328,11 @@ def table_items(session_id: int, view: View, lang: Lang) -> list[discord.ui.Item
     move = fresh["move"]
     if "challenge" in offered:
         items.append(
-            _button(session_id, "challenge", text(lang, "button_challenge"), move=move, emoji="❓",
+            _button(session_id, "challenge", t("topwords.button_challenge", lang), move=move, emoji="❓",
                     style=discord.ButtonStyle.danger)
         )  # fmt: skip
     if "dispute" in offered:
-        items.append(_button(session_id, "dispute", text(lang, "button_dispute"), move=move, emoji="⚖️"))
+        items.append(_button(session_id, "dispute", t("topwords.button_dispute", lang), move=move, emoji="⚖️"))
     return items
 
 
@@ -310,7 +350,7 @@ def allow_item(
     return _button(
         session_id,
         "allow",
-        text(lang, "button_ask_table"),
+        t("topwords.button_ask_table", lang),
         letters=letters,
         square=square,
         direction=direction,
@@ -321,4 +361,4 @@ def allow_item(
 
 
 def board_file(png: bytes, lang: Lang) -> discord.File:
-    return discord.File(io.BytesIO(png), filename=BOARD_FILE, description=text(lang, "board_picture"))
+    return discord.File(io.BytesIO(png), filename=BOARD_FILE, description=t("topwords.board_picture", lang))

@@ -9,23 +9,20 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from discord import app_commands
 
-from bot.engine.errors import GameError, StaleAction, WrongPhase
+from bot.engine.errors import BadAction, GameError, NotYourTurn, StaleAction, WrongPhase
 from bot.engine.game import step
 from bot.games.topwords import RuleBroken, TopWords
+from bot.i18n import t
 from bot.store import SessionRecord
 from bot.ui import codec, components
 from bot.ui.components import resolve
+from bot.ui.translator import CommandTranslator
 from cogs.topwords import cog as cog_module
 from cogs.topwords import table
 from cogs.topwords.cog import TopWordsCog, _own_rack_event
-from cogs.topwords.texts import (
-    Refusal,
-    error_text,
-    lang_of,
-    swap_letter,
-    word_letters,
-)
+from cogs.topwords.texts import error_text, lang_of, swap_letter, word_letters
 
 SIEB = [[4, 2, "S"], [4, 3, "I"], [4, 4, "E"], [4, 5, "B"]]
 BAUM = [[5, 5, "A"], [6, 5, "U"], [7, 5, "M"]]
@@ -135,7 +132,7 @@ def test_french_or_german_for_their_locales_english_otherwise(locale, lang):
 
 
 def test_refusals_speak_the_readers_language():
-    refusal = Refusal("not_your_turn", name="Bob")
+    refusal = NotYourTurn("topwords.not_your_turn", name="Bob")
     assert error_text(refusal, "en") == "It is not your turn: Bob is to move."
     assert error_text(refusal, "de") == "Du bist nicht am Zug: Bob ist dran."
     assert error_text(refusal, "fr") == "Ce n'est pas votre tour : c'est à Bob de jouer."
@@ -165,14 +162,14 @@ def test_a_word_is_letters_only_and_ss_stands_for_sharp_s(typed, tiles):
 
 @pytest.mark.parametrize("typed", ["BAUM1", "ab-c", "it's", "two words", "   ", "<@123>"])
 def test_a_word_with_anything_but_letters_is_refused_in_both_languages(typed):
-    with pytest.raises(Refusal) as refused:
+    with pytest.raises(BadAction) as refused:
         word_letters(typed)
-    assert refused.value.code == "bad_word"
+    assert refused.value.key == "topwords.bad_word"
     assert "letters only" in refused.value.message and "nur mit Buchstaben" in refused.value.text("de")
 
 
 def test_a_word_longer_than_the_board_is_refused():
-    with pytest.raises(Refusal, match="FUSSBALLFELD has 12 letters") as refused:
+    with pytest.raises(BadAction, match="FUSSBALLFELD has 12 letters") as refused:
         word_letters("Fußballfeld")
     assert refused.value.text("de").startswith("FUSSBALLFELD hat 12 Buchstaben")
 
@@ -180,7 +177,7 @@ def test_a_word_longer_than_the_board_is_refused():
 def test_the_swap_is_one_tile_letter():
     assert swap_letter("e") == "E" and swap_letter("ü") == "Ü"
     for typed in ("ß", "ab", "1", ""):
-        with pytest.raises(Refusal):
+        with pytest.raises(BadAction):
             swap_letter(typed)
 
 
@@ -518,21 +515,56 @@ def test_a_tie_says_which_way_the_dictionary_decided():
 # -- the command tree in German ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("lang", ["de", "fr"])
-def test_every_english_text_of_the_command_tree_has_a_translation(lang):
-    from bot.ui.translator import CommandTranslator
-
-    translator = CommandTranslator()
-    group = TopWordsCog.group
-    texts = [group.description]
+def _command_texts(group):
+    """Every description and choice name of a command group, as the decorators give them."""
+    texts = [group._locale_description or group.description]
     for command in group.walk_commands():
-        texts.append(command.description)
+        texts.append(command._locale_description or command.description)
         for parameter in command.parameters:
-            texts.append(parameter.description)
-            texts += [choice.name for choice in parameter.choices]
-    texts = [t for t in texts if t != "…"]  # discord.py's placeholder for a missing description
+            texts.append(parameter.locale_description or parameter.description)
+            texts += [choice._locale_name or choice.name for choice in parameter.choices]
+    return texts
+
+
+def test_every_text_of_the_command_tree_is_a_catalogue_key():
+    """Found by key, not by matching its English wording: a reworded English text still translates."""
+    texts = _command_texts(TopWordsCog.group)
     assert len(texts) >= 17  # the walk found the tree
-    translated = {text: translator.lookup(text, lang) for text in texts}
-    missing = [text for text, done in translated.items() if not done]
-    assert not missing, missing
-    assert all(0 < len(done or "") <= 100 and done != text for text, done in translated.items())
+    own = [text for text in texts if not str(text).startswith("…")]
+    for text in own:
+        assert isinstance(text, app_commands.locale_str), text
+        key = text.extras.get("key")
+        assert isinstance(key, str) and (key.startswith("topwords.cmd.") or key.startswith("ui.cmd.")), key
+        assert text.message == t(key, "en")
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_every_text_of_the_command_tree_has_a_translation(lang):
+    translator = CommandTranslator()
+    for text in _command_texts(TopWordsCog.group):
+        done = translator.lookup(text.extras.get("key"), lang)
+        assert done and 0 < len(done) <= 100 and done != text.message, (text, done)
+
+
+def test_a_command_text_without_a_key_stays_english():
+    translator = CommandTranslator()
+    assert translator.lookup(None, "de") is None
+    assert translator.lookup("topwords.cmd.rack", "en") is None  # English is Discord's default text
+    assert translator.lookup("topwords.cmd.rack", "de") == t("topwords.cmd.rack", "de")
+
+
+# -- the lobby ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "options", "shown"),
+    [
+        ("en", {"mode": "strict"}, "strict mode"),
+        ("en", {"mode": "challenge", "turn_seconds": 600}, "challenge mode · 10 min a turn"),
+        ("fr", {"mode": "challenge", "turn_seconds": 90}, "mode contestation · 1.5 min par tour"),
+        ("de", {"mode": "strict", "turn_seconds": 300}, "strenger Modus · 5 Min. pro Zug"),
+        ("de", {}, "strenger Modus"),
+    ],
+)
+def test_the_lobby_describes_the_options_in_the_tables_language(lang, options, shown):
+    assert TopWordsCog.describe_options(None, options, lang) == shown  # type: ignore[arg-type]

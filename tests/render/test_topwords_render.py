@@ -10,7 +10,7 @@ from pathlib import Path
 from PIL import Image
 
 from bot.games.topwords import make
-from bot.render.topwords_board import CELL, GAP, HEIGHT, LABELS, MARGIN, WIDTH, panel_lines, render_board
+from bot.render.topwords_board import CELL, GAP, HEIGHT, MARGIN, WIDTH, panel_lines, render_board
 
 SIEB = [[4, 2, "S"], [4, 3, "I"], [4, 4, "E"], [4, 5, "B"]]
 MOVES = [
@@ -82,11 +82,19 @@ def _outline(row: int, col: int) -> list[tuple[int, int]]:
     return [(x0 + CELL // 2, y0 + d) for d in range(0, 3)]
 
 
-def test_the_german_picture_uses_german_labels():
-    """The table's language reaches the picture: cog.py passes it as `lang`."""
+def finished_view_with_extras() -> dict:
     view = mid_game_view()
     view["history"][-1] = {**view["history"][-1], "bonus": 2, "doubled": True}
     view["finished"], view["winners"] = True, ["ann"]
+    return view
+
+
+ENGLISH_WORDS = ("Bag", "tiles", "Last move", "doubled", "Game over", "Winner")  # "bonus" is French too
+
+
+def test_the_german_picture_uses_german_labels():
+    """The table's language reaches the picture: cog.py passes it as `lang`."""
+    view = finished_view_with_extras()
     german = panel_lines(view, {"ann": "Jörg"}, "de")
     assert german == {
         "bag": [f"Beutel: {view['bag_count']} Buchstaben"],
@@ -98,11 +106,38 @@ def test_the_german_picture_uses_german_labels():
         english["last_move"][1:] == ["= 12 points", "doubled +2 bonus"] and english["end"][0] == "Game over"
     )
     shown = " ".join(line for lines in german.values() for line in lines)
-    for word in ("Bag", "tiles", "Last move", "points", "doubled", "bonus", "Game over", "Winner"):
+    for word in (*ENGLISH_WORDS, "bonus", "points"):
         assert word not in shown
-    assert set(LABELS["de"]) == set(LABELS["en"])
     png = render_board(view, names={"ann": "Jörg"}, lang="de")
     assert png != render_board(view, names={"ann": "Jörg"}, lang="en")
+
+
+def test_a_french_table_gets_a_french_picture():
+    view = finished_view_with_extras()
+    french = panel_lines(view, {"ann": "Zoé"}, "fr")
+    assert french == {
+        "bag": [f"Sac : {view['bag_count']} lettres"],
+        "last_move": ["Dernier coup : bob", "= 12 points", "x2 +2 de bonus"],
+        "end": ["Fin de la partie", "Gagnant : Zoé"],
+    }
+    shown = " ".join(line for lines in french.values() for line in lines)
+    for word in ENGLISH_WORDS:
+        assert word not in shown
+    png = render_board(view, names={"ann": "Zoé"}, lang="fr")
+    assert png not in (render_board(view, names={"ann": "Zoé"}, lang=lang) for lang in ("en", "de"))
+
+
+def test_every_label_of_the_picture_is_drawable_by_the_bundled_font():
+    """The bundled font has ASCII only: umlauts are composed and other accents dropped, so a catalogue
+    text with a character that is neither (a non-breaking space, a typographic quote) would vanish."""
+    from bot.i18n import LANGUAGES, keys, t
+
+    board_keys = [key for key in keys() if key.startswith("topwords.board.")]
+    assert len(board_keys) >= 7
+    for lang in LANGUAGES:
+        for key in board_keys:
+            text = t(key, lang)
+            assert all(ch.isascii() or ch in "ÄÖÜäöüßéèêàâçîôûÉ" for ch in text), (lang, key, text)
 
 
 def test_squares_drawn_once_and_pasted_look_as_if_drawn_in_place():
