@@ -62,7 +62,7 @@ $(STAMP): pyproject.toml $(LOCK)
 # every platform (markers) with the hashes of every file; then `make test` before committing it.
 lock:
 	test -x $(LOCK_TOOLS)/bin/uv || { $(PYTHON) -m venv $(LOCK_TOOLS) && $(LOCK_TOOLS)/bin/pip install -q uv; }
-	echo 'setuptools>=68' | $(LOCK_TOOLS)/bin/uv pip compile pyproject.toml - --extra dev --universal \
+	echo 'setuptools>=68' | $(LOCK_TOOLS)/bin/uv pip compile -q pyproject.toml - --extra dev --universal \
 	  --python-version 3.11 --generate-hashes --upgrade --custom-compile-command "make lock" -o $(LOCK)
 
 clean:
