@@ -62,16 +62,18 @@ def table_embed(
     else:
         current = name(view["current"])
         title = t("skeleton.table.title_turn", lang, name=current)
-        key = N_("skeleton.table.phase_draw") if view["phase"] == "draw" else N_("skeleton.table.phase_play")
-        lines = [t(key, lang, name=current)]
+        doing = (
+            N_("skeleton.table.phase_draw") if view["phase"] == "draw" else N_("skeleton.table.phase_play")
+        )
+        lines = [t(doing, lang, name=current)]
         if turn_ends is not None:
             lines.append(t("skeleton.table.turn_ends", lang, when=relative_time(turn_ends)))
     for event in events:
-        key = EVENT_TEXTS.get(str(event.get("type")))
-        if key is not None:
+        said = EVENT_TEXTS.get(str(event.get("type")))
+        if said is not None:
             card = event.get("card")
             shown = card_text(card) if isinstance(card, str) else ""
-            lines.append(t(key, lang, name=name(event["player"]), card=shown, points=event.get("points", 0)))
+            lines.append(t(said, lang, name=name(event["player"]), card=shown, points=event.get("points", 0)))
     embed = discord.Embed(title=title[:256], description="\n".join(lines)[:4096], colour=GAME.colour)
     scores = "\n".join(
         t(
