@@ -18,7 +18,7 @@ from bot import monitor
 from bot.config import Settings
 from bot.engine.game import Event
 from bot.engine.sessions import SessionManager
-from bot.games import GAME_PACKAGES, make_game
+from bot.games import GameInfo, listed_games, loaded_games
 from bot.render.pictures import Pictures
 from bot.store import SessionRecord, Store
 from bot.ui.components import TableItem, dispatch_interaction
@@ -29,8 +29,20 @@ from bot.ui.vote import VoteService
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.general", "cogs.dictionary", "cogs.topstop", "cogs.topwords")
-PICTURE_MODULES = ("bot.render.topwords_board",)  # imported by the picture process as it starts
+SHARED_EXTENSIONS = ("cogs.general", "cogs.dictionary")
+
+
+def extensions(games: tuple[GameInfo, ...]) -> tuple[str, ...]:
+    """The cogs a bot with these games loads: the shared ones, then one per game."""
+    return (*SHARED_EXTENSIONS, *(info.extension for info in games))
+
+
+def picture_modules(games: tuple[GameInfo, ...]) -> tuple[str, ...]:
+    """What the picture process imports as it starts: the games' drawing modules."""
+    return tuple(dict.fromkeys(module for info in games for module in info.pictures))
+
+
+EXTENSIONS = extensions(listed_games())  # what a server gets
 
 # What the bot needs in a channel: read it, post and edit its messages, embeds, pictures, threads.
 PERMISSIONS = discord.Permissions(
@@ -70,13 +82,14 @@ class TopBot(commands.Bot):
             tree_cls=AnsweringTree,
         )
         self.settings = settings
+        self.game_infos = loaded_games(settings.extra_games)
         if store is not None:
             self.store = store
         self.words: Any = None
         self.table_listeners: dict[str, TableListener] = {}
         self.votes = VoteService(self)
-        # Game pictures (the TopWords board), drawn in a process of their own and kept per state.
-        self.pictures = Pictures(modules=PICTURE_MODULES)
+        # Game pictures, drawn in a process of their own and kept per state.
+        self.pictures = Pictures(modules=picture_modules(self.game_infos))
         self.tree.error(self._on_app_command_error)
         self._sweeper: asyncio.Task[None] | None = None
         self._warmer: asyncio.Task[None] | None = None
@@ -100,7 +113,7 @@ class TopBot(commands.Bot):
         # The dictionaries load in a thread while the sessions are restored; the bot goes online only once
         # they are loaded: loading them while players played stalled the event loop for 20–70 ms at a time.
         self._warmer = asyncio.create_task(self._warm_words())
-        games = {name: make_game(name, self.words) for name in GAME_PACKAGES}
+        games = {info.name: info.make(self.words) for info in self.game_infos}
         self.sessions = SessionManager(
             self.store,
             games,
@@ -110,7 +123,7 @@ class TopBot(commands.Bot):
         self.sessions.listeners.append(self._on_session_events)
         self.add_dynamic_items(TableItem)
         self.add_listener(dispatch_interaction, "on_interaction")
-        for extension in EXTENSIONS:
+        for extension in extensions(self.game_infos):
             await self.load_extension(extension)
         await self.tree.set_translator(CommandTranslator())
         # Restore after the cogs are loaded, so that a timer already due finds its cog to update the table.

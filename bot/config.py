@@ -28,6 +28,8 @@ class Settings:
     max_games_per_server: int = 25
     topwords_turn_minutes: float = 0.0
     stall_log_ms: float = 100.0
+    # Games not offered to servers (the skeleton) that this bot loads anyway, e.g. EXTRA_GAMES=skeleton.
+    extra_games: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, env_file: str | Path | None = ".env") -> Settings:
@@ -51,6 +53,9 @@ class Settings:
             max_games_per_server=_positive_int("MAX_GAMES_PER_SERVER", 25),
             topwords_turn_minutes=_minutes_or_off("TOPWORDS_TURN_MINUTES", 10.0),
             stall_log_ms=_positive_float("STALL_LOG_MS", 100.0),
+            extra_games=tuple(
+                name.strip() for name in os.environ.get("EXTRA_GAMES", "").split(",") if name.strip()
+            ),
         )
 
 

@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot import rules
 from bot.config import LANGUAGES
 from bot.engine.errors import BadAction, NotAPlayer
-from bot.games import GAME_TITLES
+from bot.games import GAME_TITLES, every_game, listed_games
 from bot.i18n import N_, Text, language_of, t
 from bot.ui.access import manages_server
 from bot.ui.embeds import mention
@@ -23,7 +23,8 @@ from bot.ui.translator import command_text
 if TYPE_CHECKING:
     from bot.app import TopBot
 
-GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in GAME_TITLES.items()]
+# The games offered to servers (bot/games/registry.py); an unlisted game is reached by its own commands.
+GAME_CHOICES = [app_commands.Choice(name=info.title, value=info.name) for info in listed_games()]
 LANGUAGE_CHOICES = [
     app_commands.Choice(name="English", value="en"),
     app_commands.Choice(name="Français", value="fr"),
@@ -47,10 +48,7 @@ def rules_text(game: str) -> str:
 
 
 # A short account of each game's rules in the catalogue (every language); the pages themselves are English.
-RULES_SUMMARIES = {
-    "topstop": N_("general.rules.summary.topstop"),
-    "topwords": N_("general.rules.summary.topwords"),
-}
+RULES_SUMMARIES = {info.name: info.rules_summary for info in every_game()}
 
 
 def rules_summary(text: str, limit: int = 4000, lang: str = "en") -> str:
@@ -78,11 +76,11 @@ class General(commands.Cog):
             colour=discord.Colour.blurple(),
             description=t("general.help.intro", lang),
         )
-        for name, title in GAME_TITLES.items():
-            group = self.bot.tree.get_command(name)
+        for info in self.bot.game_infos:
+            group = self.bot.tree.get_command(info.name)
             if isinstance(group, app_commands.Group):
-                commands_text = " ".join(f"`/{name} {sub.name}`" for sub in group.commands)
-                embed.add_field(name=title, value=commands_text[:1024], inline=False)
+                commands_text = " ".join(f"`/{info.name} {sub.name}`" for sub in group.commands)
+                embed.add_field(name=info.title, value=commands_text[:1024], inline=False)
         embed.add_field(
             name=t("general.help.more_title", lang), value=t("general.help.more", lang), inline=False
         )

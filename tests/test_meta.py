@@ -8,22 +8,30 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import EXTENSIONS, TopBot
+from bot.app import extensions
 from bot.config import Settings
+from bot.games import every_game
 
 ROOT = Path(__file__).resolve().parent.parent
 # Discord's pattern: ^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$, lower case; ours are ASCII.
 COMMAND_NAME = re.compile(r"^[-_'a-z0-9]{1,32}$")
 
 
+# Every declared game, offered to servers or not: each one's commands must hold to Discord's rules.
+EVERY_EXTENSION = extensions(every_game())
+
+
 @pytest.fixture
 async def bot(tmp_path):
+    from bot.app import TopBot
+
     settings = Settings(
         token=None, database_path=tmp_path / "bot.db", dev_guild_id=None, default_language="en",
         log_level="INFO", lobby_minutes=15, application_id=None,
+        extra_games=tuple(info.name for info in every_game() if not info.listed),
     )  # fmt: skip
     bot = TopBot(settings)
-    for extension in EXTENSIONS:
+    for extension in EVERY_EXTENSION:
         await bot.load_extension(extension)
     yield bot
     await bot.close()
@@ -36,7 +44,7 @@ def walk(commands, prefix=""):
 
 
 async def test_every_cog_loads(bot):
-    assert set(EXTENSIONS) <= set(bot.extensions)
+    assert set(EVERY_EXTENSION) <= set(bot.extensions)
 
 
 async def test_command_names_are_unique_valid_and_described(bot):
@@ -72,10 +80,120 @@ def test_rules_engine_and_words_never_import_discord(package):
 
 
 def test_every_game_has_a_rules_page():
-    from bot.games import GAME_TITLES
+    for info in every_game():
+        assert (ROOT / info.rules_page).is_file(), info.name
 
-    for game in GAME_TITLES:
-        assert (ROOT / "docs" / "rules" / f"{game}.md").is_file(), game
+
+# -- one place to add a game --------------------------------------------------------------------------
+#
+# A game declares itself in its own package (bot/games/<game>/__init__.py: GAME = GameInfo(...)); the files
+# every game shares derive what they need from the registry and never name a game in their code. Prose
+# (comments, docstrings) may cite a game as an example.
+
+SHARED_FILES = (
+    "bot/app.py", "bot/replay.py", "bot/games/__init__.py", "bot/games/registry.py",
+    "bot/render/pictures.py", "cogs/general.py", "cogs/dictionary.py",
+    "tests/test_meta.py", "tests/test_scenarios.py", "tests/test_rules_pages.py",
+    "tests/engine/test_conformance.py", "tests/e2e/test_languages.py",
+)  # fmt: skip
+SHARED_PACKAGES = ("bot/ui", "bot/engine", "bot/store", "bot/i18n")
+
+
+def shared_files() -> list[Path]:
+    files = [ROOT / name for name in SHARED_FILES]
+    for package in SHARED_PACKAGES:
+        files += sorted((ROOT / package).rglob("*.py"))
+    return files
+
+
+def code_words(path: Path) -> list[tuple[int, str]]:
+    """(line, text) of every name and string in a file's code: identifiers, attributes, imports, string
+    constants; docstrings and comments are prose and left out."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    words: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            words.append((line, node.value))
+        elif isinstance(node, ast.Name):
+            words.append((line, node.id))
+        elif isinstance(node, ast.Attribute):
+            words.append((line, node.attr))
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            words.append((line, node.name))
+        elif isinstance(node, ast.arg):
+            words.append((line, node.arg))
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            words += [(line, alias.name) for alias in node.names]
+            if isinstance(node, ast.ImportFrom) and node.module:
+                words.append((line, node.module))
+    return words
+
+
+def games_named(path: Path, names: list[str]) -> list[str]:
+    pattern = re.compile("|".join(re.escape(name) for name in names), re.IGNORECASE)
+    return [
+        f"{path.relative_to(ROOT)}:{line} names {match.group(0)!r} ({text[:60]!r})"
+        for line, text in sorted(code_words(path))
+        if (match := pattern.search(text))
+    ]
+
+
+def game_names() -> list[str]:
+    names = {info.name for info in every_game()} | {info.title for info in every_game()}
+    return sorted(names | {name.replace(" ", "") for name in names}, key=len, reverse=True)
+
+
+def test_rule_no_shared_file_names_a_game():
+    """Adding a game touches only its own package, cog, tests, texts and rules page: every list a shared
+    file needs comes from the registry (bot/games/registry.py)."""
+    found = [problem for path in shared_files() for problem in games_named(path, game_names())]
+    assert found == []
+
+
+def test_the_name_check_sees_a_game_in_code_but_not_in_prose(tmp_path, monkeypatch):
+    """The check above would pass vacuously if it missed a form: a string, a name, an import are found."""
+    monkeypatch.setitem(globals(), "ROOT", tmp_path)
+    path = tmp_path / "shared.py"
+    path.write_text(
+        '"""Prose may say Demo Game."""\n'
+        "# so may a comment: demogame\n"
+        "from cogs.demogame import table\n"
+        'LIST = ("demogame",)\n'
+        "demogame_minutes = 1\n"
+        'TITLE = "Demo Game"\n',
+        encoding="utf-8",
+    )
+    assert [problem.split(" names ")[0] for problem in games_named(path, ["demogame", "Demo Game"])] == [
+        "shared.py:3", "shared.py:4", "shared.py:5", "shared.py:6",
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("info", every_game(), ids=lambda info: info.name)
+def test_each_game_declaration_is_complete(info):
+    """What a declaration names exists: the cog extension, the picture modules, the rules page (shipped
+    with the package), the /rules summary in every language, and a title no other game uses."""
+    import importlib
+
+    from bot import rules
+    from bot.i18n import LANGUAGES, has, t
+
+    assert callable(getattr(importlib.import_module(info.extension), "setup", None)), info.extension
+    for module in info.pictures:
+        importlib.import_module(module)
+    assert rules.page(info.name) == (ROOT / info.rules_page).read_text(encoding="utf-8")
+    assert has(info.rules_summary)
+    assert len({t(info.rules_summary, lang) for lang in LANGUAGES}) == len(LANGUAGES)
+    assert [other.title for other in every_game()].count(info.title) == 1
+    assert info.make(None).name == info.name
 
 
 def command_texts(cog):

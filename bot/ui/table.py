@@ -25,6 +25,7 @@ from bot.engine.errors import BadAction, GameOver, NotAPlayer
 from bot.engine.game import Event
 from bot.engine.sessions import ActResult
 from bot.engine.votes import VoteResult
+from bot.games import every_game
 from bot.i18n import LANGUAGES, N_, language_of, t
 from bot.store import SessionRecord, VoteRecord
 from bot.ui import components
@@ -106,6 +107,13 @@ class TableCog(commands.Cog):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        # The title and colour the game declared (bot/games/registry.py), unless the cog says otherwise.
+        declared = {info.name: info for info in every_game()}.get(cls.__dict__.get("game_name", ""))
+        if declared is not None:
+            if "title" not in cls.__dict__:
+                cls.title = declared.title
+            if "colour" not in cls.__dict__:
+                cls.colour = discord.Colour(declared.colour)
         group = cls.__dict__.get("group")
         if isinstance(group, app_commands.Group):
             # The commands every game has, added to its group before discord.py binds the cog's commands.

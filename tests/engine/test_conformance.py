@@ -48,21 +48,14 @@ from hypothesis import strategies as st
 
 from bot.engine.errors import BadAction, GameError, StaleAction
 from bot.engine.game import Action, Applied, Game, Outcome, Timer, chance_rng, step
-from bot.games import GAME_PACKAGES, make_game
+from bot.games import GAME_PACKAGES, every_game, make_game
 from tests.engine.race_game import RaceGame
 
 # -- what is played -----------------------------------------------------------------------------------
 
-# Options that keep a playout short but real. Games not listed play their defaults.
-PLAY_OPTIONS: dict[str, tuple[dict[str, Any], ...]] = {
-    # check_words stays on (the default): the real dictionaries judge every list.
-    "topstop": (
-        {"language": "en", "target": 8},
-        {"language": "de", "target": 8, "words": 3},
-        # The advanced game: a higher target, so that playouts get through several Draws.
-        {"language": "en", "target": 15, "words": 3, "mode": "advanced"},
-    ),
-    "topwords": ({"mode": "strict"}, {"mode": "challenge"}),
+# Options that keep a playout short but real: each game declares its own (bot/games/registry.py).
+PLAY_OPTIONS: dict[str, tuple[Mapping[str, Any], ...]] = {
+    **{info.name: info.play_options for info in every_game()},
     "race": ({"target": 12},),
 }
 SEEDS = int(os.environ.get("CONFORMANCE_SEEDS", "2"))  # playouts per option set and player count

@@ -5,11 +5,35 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine.game import Game
+from bot.games.registry import GameInfo
 from bot.games.topstop.game import TopStop
+from bot.i18n import N_
 
-__all__ = ["TopStop", "make"]
+__all__ = ["GAME", "TopStop", "make"]
 
 
 def make(words: Any) -> Game:
     """The rules object, judging words with the bot.words service `words`."""
     return TopStop(words)
+
+
+def _new_options(lang: str) -> dict[str, Any]:
+    """The table speaks its own `language` option; a low target keeps a test game short."""
+    return {"language": lang, "target": 5}
+
+
+GAME = GameInfo(
+    name="topstop",
+    title="Top Stop",
+    colour=0xE67E22,
+    make=make,
+    rules_summary=N_("general.rules.summary.topstop"),
+    # check_words stays on (the default): the real dictionaries judge every list.
+    play_options=(
+        {"language": "en", "target": 8},
+        {"language": "de", "target": 8, "words": 3},
+        # The advanced game: a higher target, so that playouts get through several Draws.
+        {"language": "en", "target": 15, "words": 3, "mode": "advanced"},
+    ),
+    new_options=_new_options,
+)

@@ -5,13 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine.game import Game
+from bot.games.registry import GameInfo
 from bot.games.topwords.commands import parse_square, tiles_for_word
 from bot.games.topwords.game import TopWords, Words
 from bot.games.topwords.messages import RuleBroken
 from bot.games.topwords.rules import square_name
 from bot.games.topwords.state import Options, State
+from bot.i18n import N_
 
 __all__ = [
+    "GAME",
     "Options",
     "RuleBroken",
     "State",
@@ -28,3 +31,14 @@ def make(words: Any) -> Game:
     """The rules object; `words` is the bot.words service (None only for games with check_words false)."""
     game: Game = TopWords(words)
     return game
+
+
+GAME = GameInfo(
+    name="topwords",
+    title="TopWords",
+    colour=0x11806A,
+    make=make,
+    rules_summary=N_("general.rules.summary.topwords"),
+    pictures=("bot.render.topwords_board",),
+    play_options=({"mode": "strict"}, {"mode": "challenge"}),
+)

@@ -1,0 +1,103 @@
+"""The one place a game is declared: each package under bot/games sets `GAME = GameInfo(...)` in its
+`__init__.py`, and every list the bot and its tests need (commands, cogs, pictures, rules pages, conformance
+options…) is derived from those declarations here. Adding a game touches no shared file
+(docs/adding-a-game.md).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import pkgutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.engine.game import Game
+
+PACKAGE = "bot.games"
+
+
+def _no_options(lang: str) -> dict[str, Any]:
+    return {}
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What the bot and its tests know of a game besides its rules.
+
+    `name` is the id everything stores and routes by (custom_ids, sessions, scenarios, catalogue namespace,
+    `/name` command group, docs/rules/<name>.md): it is the package's name. `colour` is 0xRRGGBB (the rules
+    never import discord; the table layer turns it into a discord.Colour).
+    """
+
+    name: str
+    title: str
+    colour: int
+    make: Callable[[Any], Game]  # the rules object, given the bot.words service (None where none is needed)
+    rules_summary: str  # catalogue key: the short account /rules shows in the reader's language
+    cog: str = ""  # the extension that loads the game's cog; "" means cogs.<name>
+    pictures: tuple[str, ...] = ()  # modules the picture process imports as it starts (Pillow, fonts)
+    # Options that keep a conformance playout short but real (tests/engine/test_conformance.py).
+    play_options: tuple[Mapping[str, Any], ...] = ({},)
+    # The `/<name> new` options that open a table speaking `lang` (tests/e2e/test_languages.py).
+    new_options: Callable[[str], dict[str, Any]] = _no_options
+    # False: the game is loaded only where EXTRA_GAMES names it (tests, a developer's bot), never offered to
+    # servers by default.
+    listed: bool = True
+
+    @property
+    def extension(self) -> str:
+        return self.cog or f"cogs.{self.name}"
+
+    @property
+    def rules_page(self) -> str:
+        """The rules page's path in the repository (shipped as bot/rules/<name>.md, a link to it)."""
+        return f"docs/rules/{self.name}.md"
+
+
+@functools.cache
+def _discovered() -> tuple[GameInfo, ...]:
+    package = importlib.import_module(PACKAGE)
+    found = []
+    for module in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        if not module.ispkg:
+            continue
+        info = getattr(importlib.import_module(f"{PACKAGE}.{module.name}"), "GAME", None)
+        if not isinstance(info, GameInfo):
+            raise TypeError(f"{PACKAGE}.{module.name} declares no GAME = GameInfo(...)")
+        if info.name != module.name:
+            raise ValueError(f"{PACKAGE}.{module.name} declares the game {info.name!r}: use its package name")
+        found.append(info)
+    return tuple(found)
+
+
+def every_game() -> tuple[GameInfo, ...]:
+    """Every declared game, listed or not, by name."""
+    return _discovered()
+
+
+def listed_games() -> tuple[GameInfo, ...]:
+    """The games offered to servers."""
+    return tuple(info for info in _discovered() if info.listed)
+
+
+def loaded_games(extra: tuple[str, ...] | list[str] = ()) -> tuple[GameInfo, ...]:
+    """The games a bot loads: the listed ones and the unlisted ones named in `extra` (EXTRA_GAMES)."""
+    unknown = set(extra) - {info.name for info in _discovered()}
+    if unknown:
+        raise KeyError(f"no such game: {', '.join(sorted(unknown))}")
+    return tuple(info for info in _discovered() if info.listed or info.name in extra)
+
+
+def game_info(name: str) -> GameInfo:
+    """The declaration of the game called `name`; KeyError for an unknown game."""
+    for info in _discovered():
+        if info.name == name:
+            return info
+    raise KeyError(name)
+
+
+def make_game(name: str, words: Any) -> Game:
+    """The rules object of the game called `name`; KeyError for an unknown game."""
+    return game_info(name).make(words)
