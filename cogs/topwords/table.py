@@ -151,7 +151,7 @@ def _vote_result(lang: Lang, event: Event) -> str:
         return text(lang, "news_end_refused")
     words = ", ".join(f"**{word}**" for word in event["words"])
     yes, no = event["yes"], event["no"]
-    if yes == no:  # the dictionary decided: say which way
+    if event["decided_by"] == "dictionary":  # a tie: say which way the dictionary decided
         key = "news_tie_allowed" if event["allowed"] else "news_tie_refused"
     else:
         key = "news_allowed" if event["allowed"] else "news_refused"
@@ -177,7 +177,8 @@ def vote_text(lang: Lang, name: Namer, vote: dict[str, Any], closes: float | Non
     lines = [text(lang, f"vote_{kind}", by=name(vote["by"]), of=name(vote["of"]), words=words)]
     if kind != "end":
         lines.append(text(lang, "vote_majority"))
-    status = text(lang, "vote_count", voted=len(vote["voted"]), voters=len(vote["voters"]))
+    counted = vote["tally"]
+    status = text(lang, "vote_count", voted=counted["voted"], voters=counted["eligible"])
     if closes:
         status += " · " + text(lang, "vote_closes", time=relative_time(closes))
     lines.append(status)
