@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from bot.engine.errors import NotAPlayer
+from bot.i18n import N_
 
 VoteResult = Literal["yes", "no", "tie"]
 
@@ -88,7 +89,7 @@ def _result(rule: Rule, yes: int, no: int, missing: int) -> VoteResult:
     return "yes" if yes > no else "no"
 
 
-def require_voter(voters: Collection[str], voter: str, refusal: str = "engine.no_vote") -> None:
+def require_voter(voters: Collection[str], voter: str, refusal: str = N_("engine.no_vote")) -> None:
     """Who may vote: only `voters`; anyone else is refused with the catalogue key `refusal`."""
     if voter not in voters:
         raise NotAPlayer(refusal)
