@@ -528,6 +528,14 @@ class Votes:
         )
         return [self._record(row) for row in rows]
 
+    async def open_of_kind(self, tx: Transaction, session_id: int, kind: str) -> VoteRecord | None:
+        """The session's open vote of one kind, read inside `tx` (so that a write in it can depend on it)."""
+        row = await tx.fetch_one(
+            "SELECT * FROM votes WHERE session_id = ? AND kind = ? AND status = 'open' ORDER BY id LIMIT 1",
+            (session_id, kind),
+        )
+        return self._record(row) if row else None
+
     async def cast(self, tx: Transaction, vote_id: int, voter: str, yes: bool, now: float) -> None:
         """A voter may change their mind while the vote is open: the last ballot counts."""
         await tx.execute(

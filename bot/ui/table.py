@@ -530,8 +530,9 @@ class TableCog(commands.Cog):
         voters = [p for p in still_playing if p != asker]
         table_lang = await self.table_lang(record)
         channel = self.bot.get_partial_messageable(record.channel_id)
-        await reply_private(interaction, t("ui.end.asked", lang))
-        await self.bot.votes.open(
+        # Another ask may have opened a vote since the check above: the write itself keeps it to one, and
+        # the asker is told only what was written.
+        opened = await self.bot.votes.open(
             channel,
             record.channel_id,
             kind=self._end_vote_kind,
@@ -543,10 +544,14 @@ class TableCog(commands.Cog):
             ),
             eligible=voters,
             seconds=self.end_vote_seconds,
+            lang=table_lang,
             session_id=record.id,
-            payload={"asker": asker, "at": moment, "lang": table_lang},
+            payload={"asker": asker, "at": moment},
             quorum=True,
         )
+        if not opened.created:
+            raise BadAction("ui.end_vote_open")
+        await reply_private(interaction, t("ui.end.asked", lang))
 
     async def _end_vote_closed(self, vote: VoteRecord, result: VoteResult) -> None:
         if result != "yes" or vote.session_id is None:

@@ -12,12 +12,13 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine.errors import GameOver, NotAPlayer
-from bot.engine.votes import VoteResult, tally
+from bot.engine.errors import GameOver
+from bot.engine.votes import Rule, Tally, VoteResult, require_voter, tally
 from bot.i18n import N_, language_of, t
 from bot.store import VoteRecord
 from bot.ui import components
@@ -33,6 +34,15 @@ log = logging.getLogger(__name__)
 VOTE_PREFIX = "vote"
 ResultHandler = Callable[[VoteRecord, VoteResult], Awaitable[None]]
 OUTCOMES = {"yes": N_("ui.vote.accepted"), "no": N_("ui.vote.rejected"), "tie": N_("ui.vote.tie")}
+
+
+@dataclass(frozen=True)
+class Opened:
+    """What `VoteService.open` wrote: a new vote, or (`created` False) the session's vote of that kind that
+    was already open, untouched."""
+
+    vote: VoteRecord
+    created: bool
 
 
 class VoteService:
@@ -68,13 +78,19 @@ class VoteService:
         question: str,
         eligible: list[str],
         seconds: float,
+        lang: str,
         session_id: int | None = None,
         payload: dict[str, Any] | None = None,
-        lang: str = "en",
         quorum: bool = False,
-    ) -> VoteRecord:
-        """A vote in the channel's language; with `quorum`, fewer than half of the eligible voting cannot
-        pass it (see `tally`)."""
+    ) -> Opened:
+        """A vote whose message speaks `lang` (the table's); with `quorum`, fewer than half of the eligible
+        voting cannot pass it (`Rule.QUORUM`).
+
+        A session has at most one open vote of a kind: whether one is already open is read in the very
+        transaction that writes the new one, so two asks at once open exactly one (the second gets the first
+        back, `created` False). The vote is written before its message is posted and this returns after both,
+        so a caller confirms only what is written.
+        """
         vote = VoteRecord(
             id=0,
             session_id=session_id,
@@ -89,25 +105,33 @@ class VoteService:
             payload={**(payload or {}), "lang": lang, **({"quorum": True} if quorum else {})},
         )
         async with self.bot.store.transaction() as tx:
+            if session_id is not None:
+                already = await self.bot.store.votes.open_of_kind(tx, session_id, kind)
+                if already is not None:
+                    return Opened(already, created=False)
             vote.id = await self.bot.store.votes.create(tx, vote, self.clock())
-        message = await channel.send(
-            embed=self.embed(vote, {}), view=self.view(vote), allowed_mentions=NO_MENTIONS
-        )
+        try:
+            message = await channel.send(
+                embed=self.embed(vote, {}), view=self.view(vote), allowed_mentions=NO_MENTIONS
+            )
+        except Exception:
+            self._arm(vote)  # no message to vote on, but it closes at its deadline and frees the session
+            raise
         async with self.bot.store.transaction() as tx:
             await self.bot.store.votes.set_message(vote.id, message.id, tx)
         vote.message_id = message.id
         self._arm(vote)
-        return vote
+        return Opened(vote, created=True)
 
     def embed(self, vote: VoteRecord, ballots: dict[str, bool]) -> discord.Embed:
         lang = _language(vote)
-        yes = sum(ballots.values())
+        counted = _tally(vote, ballots)
         embed = discord.Embed(
             title=t("ui.vote.title", lang), description=vote.question[:4096], colour=discord.Colour.gold()
         )
         embed.add_field(
             name=t("ui.vote.votes", lang),
-            value=t("ui.vote.count", lang, yes=yes, no=len(ballots) - yes, eligible=len(vote.eligible)),
+            value=t("ui.vote.count", lang, yes=counted.yes, no=counted.no, eligible=counted.eligible),
         )
         if vote.status == "open":
             embed.add_field(name=t("ui.vote.closes", lang), value=relative_time(vote.deadline))
@@ -142,14 +166,13 @@ class VoteService:
         if vote is None or vote.status != "open":
             raise GameOver("ui.vote.closed")
         voter = str(interaction.user.id)
-        if voter not in vote.eligible:
-            raise NotAPlayer("ui.vote.not_eligible")
+        require_voter(vote.eligible, voter, refusal=N_("ui.vote.not_eligible"))
         lang = language_of(interaction.locale)
         said = t(N_("ui.vote.your_yes") if yes else N_("ui.vote.your_no"), lang)
         async with self.bot.store.transaction() as tx:
             await self.bot.store.votes.cast(tx, vote_id, voter, yes, self.clock())
         ballots = await self.bot.store.votes.ballots(vote_id)
-        if set(ballots) < set(vote.eligible):
+        if not _tally(vote, ballots).everyone_voted:
             await update_clicked(interaction, embed=self.embed(vote, ballots))
             await reply_private(interaction, t("ui.vote.cast", lang, vote=said))
             return
@@ -182,7 +205,7 @@ class VoteService:
         vote = await self.bot.store.votes.get(vote_id)
         if vote is None:
             return None
-        result = tally(ballots, len(vote.eligible) if vote.payload.get("quorum") else None)
+        result = _tally(vote, ballots).result
         async with self.bot.store.transaction() as tx:
             closed = await self.bot.store.votes.close(tx, vote_id, result)
         if not closed:
@@ -208,6 +231,10 @@ class VoteService:
             await self.close(vote.id)
         except Exception:
             log.exception("closing vote %d failed", vote.id)
+
+
+def _tally(vote: VoteRecord, ballots: dict[str, bool]) -> Tally:
+    return tally(ballots, vote.eligible, Rule.QUORUM if vote.payload.get("quorum") else Rule.MAJORITY)
 
 
 def _language(vote: VoteRecord) -> str:

@@ -191,9 +191,9 @@ class TopStopTable:
             submitted = current.get("submitted", {})
             names = ", ".join(f"{_name(record, p)} ({n})" for p, n in submitted.items())
             lines.append(self.t("topstop.table.submitted", names=names or self.t("topstop.table.nobody_yet")))
-            if current.get("respin_votes"):
-                asked, seated = len(current["respin_votes"]), len(current["players"])
-                lines.append(self.t("topstop.table.respin_asked", n=asked, total=seated))
+            respin = current.get("respin")
+            if respin and respin["yes"]:
+                lines.append(self.t("topstop.table.respin_asked", n=respin["yes"], total=respin["eligible"]))
             embed.description = "\n".join(lines)
         elif phase == "review":
             # Room for the Review or Vote field, and in an advanced game for the Cards field.
@@ -213,8 +213,8 @@ class TopStopTable:
                     word=_shown(dispute["word"]),
                     of=_name(record, dispute["of"]),
                     verdict=verdict,
-                    voted=len(dispute["voted"]),
-                    voters=len(dispute["voters"]),
+                    voted=dispute["tally"]["voted"],
+                    voters=dispute["tally"]["eligible"],
                     closes=self.t("topstop.table.vote_closes", when=relative_time(deadline))
                     if deadline
                     else ".",

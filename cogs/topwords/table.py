@@ -186,7 +186,7 @@ def _vote_result(lang: Lang, event: Event) -> str:
         return t("topwords.news_end_refused", lang)
     words = ", ".join(f"**{word}**" for word in event["words"])
     yes, no = event["yes"], event["no"]
-    if yes == no:  # the dictionary decided: say which way
+    if event["decided_by"] == "dictionary":  # a tie: say which way the dictionary decided
         key = N_("topwords.news_tie_allowed") if event["allowed"] else N_("topwords.news_tie_refused")
     else:
         key = N_("topwords.news_allowed") if event["allowed"] else N_("topwords.news_refused")
@@ -211,7 +211,8 @@ def vote_text(lang: Lang, name: Namer, vote: dict[str, Any], closes: float | Non
     lines = [t(VOTE_QUESTIONS[kind], lang, by=name(vote["by"]), of=name(vote["of"]), words=words)]
     if kind != "end":
         lines.append(t("topwords.vote_majority", lang))
-    status = t("topwords.vote_count", lang, voted=len(vote["voted"]), voters=len(vote["voters"]))
+    counted = vote["tally"]
+    status = t("topwords.vote_count", lang, voted=counted["voted"], voters=counted["eligible"])
     if closes:
         status += " · " + t("topwords.vote_closes", lang, time=relative_time(closes))
     lines.append(status)

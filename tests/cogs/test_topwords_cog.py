@@ -505,6 +505,7 @@ def test_a_dispute_buttons_argument_is_the_move_and_a_word(arg, parsed):
 
 def test_a_tie_says_which_way_the_dictionary_decided():
     event = {"type": "vote_result", "kind": "take_back", "words": ["RAT"], "yes": 1, "no": 1}
+    event |= {"decided_by": "dictionary"}  # as the game's event says on a tie
     view = Game().view()
     [refused] = table.news_lines("en", str, view, [{**event, "allowed": False}], closes=None)
     assert refused == "Tie on **RAT** (1:1): the dictionary decides — not allowed."

@@ -30,7 +30,7 @@ from bot.engine.game import (
     checked_server_words,
     shallow_copy,
 )
-from bot.engine.votes import cast, everyone_voted
+from bot.engine.votes import cast
 from bot.games.topstop import advanced
 from bot.games.topstop.judging import Lexicon, WordsService, judge_lists
 from bot.games.topstop.levels import CategoryWords
@@ -347,14 +347,9 @@ class TopStop:
         if player in current.respin_votes:
             raise IllegalMove("topstop.already_asked_respin")
         current.respin_votes.append(player)
-        voters = _round_players(state)
+        asked = state.respin_tally
         step.events.append(
-            {
-                "type": "respin_vote",
-                "player": player,
-                "votes": len(current.respin_votes),
-                "needed": len(voters),
-            }
+            {"type": "respin_vote", "player": player, "votes": asked.yes, "needed": asked.eligible}
         )
         _respin_if_unanimous(state, step)
 
@@ -464,15 +459,11 @@ class TopStop:
             raise IllegalMove("topstop.already_voted")
         dispute.votes = cast(dispute.voters, dispute.votes, player, accept)
         # How each player voted stays secret until the vote closes; the tally is then public.
+        counted = dispute.tally
         step.events.append(
-            {
-                "type": "vote_cast",
-                "player": player,
-                "votes": len(dispute.votes),
-                "voters": len(dispute.voters),
-            }
+            {"type": "vote_cast", "player": player, "votes": counted.voted, "voters": counted.eligible}
         )
-        if everyone_voted(dispute.voters, dispute.votes):
+        if counted.everyone_voted:
             _close_dispute(state, step)
 
     def _leave(self, state: TopStopState, action: Action, step: _Step) -> None:
@@ -517,7 +508,7 @@ class TopStop:
             elif player in dispute.voters:
                 dispute.voters.remove(player)
                 dispute.votes.pop(player, None)
-                if len(dispute.votes) == len(dispute.voters):
+                if dispute.tally.everyone_voted:
                     _close_dispute(state, step)
 
     # -- system actions ---------------------------------------------------------------------------
@@ -850,7 +841,7 @@ def _start_round(state: TopStopState, spinner: str, step: _Step) -> None:
 def _respin_if_unanimous(state: TopStopState, step: _Step) -> None:
     current = state.round
     # After STOP there are no requests left: STOP drops them and refuses new ones.
-    if not current.respin_votes or set(_round_players(state)) - set(current.respin_votes):
+    if not current.respin_votes or not state.respin_tally.passed:
         return
     assert current.letter is not None
     current.respun.append(current.letter)
@@ -872,11 +863,11 @@ def _close_dispute(state: TopStopState, step: _Step) -> None:
     assert dispute is not None
     # Majority of votes cast decides; a tie keeps the bot's verdict.
     verdict = current.lists[dispute.owner][dispute.index].reason
-    entry = _change_entry(current, dispute.owner, dispute.index, vote=dispute.decision)
-    accept, reject = dispute.tally
-    if dispute.decision is not None and verdict in DICTIONARY_VERDICTS and state.options.check_words:
+    counted = dispute.tally
+    entry = _change_entry(current, dispute.owner, dispute.index, vote=counted.decision)
+    if counted.decision is not None and verdict in DICTIONARY_VERDICTS and state.options.check_words:
         # A vote on the dictionary's verdict: the server remembers it for its later games.
-        step.rulings.append(WordRuling(entry.word, dispute.decision))
+        step.rulings.append(WordRuling(entry.word, counted.decision))
     current.disputes.append(dispute)
     current.dispute = None
     step.events.append(
@@ -884,8 +875,8 @@ def _close_dispute(state: TopStopState, step: _Step) -> None:
             "type": "vote_closed",
             "of": dispute.owner,
             "word": entry.word,
-            "accept": accept,
-            "reject": reject,
+            "accept": counted.yes,
+            "reject": counted.no,
             "valid": entry.valid,
             "reason": entry.final_reason,
             "seconds": state.options.review_time,

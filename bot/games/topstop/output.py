@@ -66,6 +66,7 @@ def _round_view(state: TopStopState, viewer: str | None) -> dict[str, Any]:
     if state.phase == WRITING:
         # Others' words stay hidden until writing closes: only who submitted and how many words.
         shown["submitted"] = {p: sum(1 for w in words if w) for p, words in current.submissions.items()}
+        shown["respin"] = state.respin_tally.shown()  # who asked is public: the count is too
         if viewer is not None and viewer in current.submissions:
             shown["your_words"] = list(current.submissions[viewer])
     elif current.revealed:
@@ -99,6 +100,7 @@ def _dispute_view(current: Round, dispute: Dispute, viewer: str | None) -> dict[
         "reason": entry.final_reason,
         "voters": list(dispute.voters),
         "voted": [p for p in dispute.voters if p in dispute.votes],  # who, not how: ballots are secret
+        "tally": dispute.tally.shown(secret=True),
     }
     if viewer is not None and viewer in dispute.votes:
         shown["your_vote"] = dispute.votes[viewer]
@@ -106,14 +108,14 @@ def _dispute_view(current: Round, dispute: Dispute, viewer: str | None) -> dict[
 
 
 def _closed_dispute(current: Round, dispute: Dispute) -> dict[str, Any]:
-    accept, reject = dispute.tally
-    decision = dispute.decision
+    counted = dispute.tally
+    decision = counted.decision
     return {
         "by": dispute.disputer,
         "of": dispute.owner,
         "word": current.lists[dispute.owner][dispute.index].word,
-        "accept": accept,
-        "reject": reject,
+        "accept": counted.yes,
+        "reject": counted.no,
         "result": "kept" if decision is None else ("accepted" if decision else "crossed_out"),
     }
 

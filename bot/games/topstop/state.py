@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bot.engine import votes
+from bot.engine.votes import Tally
 from bot.games.topstop.cards import (
     Advanced,
     RoundCards,
@@ -98,14 +99,9 @@ class Dispute:
     number: int = 0  # the vote's number within its round (1, 2, …), named by its buttons
 
     @property
-    def tally(self) -> tuple[int, int]:
-        accept = sum(1 for v in self.votes.values() if v)
-        return accept, len(self.votes) - accept
-
-    @property
-    def decision(self) -> bool | None:
+    def tally(self) -> Tally:
         """Majority of votes cast; a tie decides nothing (the verdict stays)."""
-        return votes.decision(self.votes)
+        return votes.tally(self.votes, self.voters)
 
 
 @dataclass
@@ -158,6 +154,12 @@ class TopStopState:
     @property
     def round(self) -> Round:
         return self.rounds[-1]
+
+    @property
+    def respin_tally(self) -> Tally:
+        """FAQ 2: the round is spun again only when every player of the round still seated asks."""
+        round_players = [p for p in self.round.players if p not in self.left]
+        return votes.tally(dict.fromkeys(self.round.respin_votes, True), round_players, votes.Rule.UNANIMOUS)
 
 
 def dump_state(state: TopStopState) -> dict[str, Any]:

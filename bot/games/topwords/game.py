@@ -35,7 +35,7 @@ from bot.engine.game import (
     checked_server_words,
     shallow_copy,
 )
-from bot.engine.votes import cast, decision, everyone_voted
+from bot.engine.votes import Rule, Tally, cast, everyone_voted, tally
 from bot.games.topwords.messages import RuleBroken, said_reason
 from bot.games.topwords.rules import (
     CENTRE,
@@ -350,6 +350,7 @@ class TopWords:
         if state.vote is not None:
             view["vote"] = {k: state.vote[k] for k in ("id", "kind", "by", "of", "words", "voters", "tiles")}
             view["vote"]["voted"] = sorted(state.vote["votes"])
+            view["vote"]["tally"] = _tally(state.vote).shown(secret=True)  # who voted, not how
         if player is not None and player in state.racks:
             view["you"] = player
             view["rack"] = state.racks[player]
@@ -897,14 +898,12 @@ class TopWords:
         assert s.vote is not None
         vote, s.vote = s.vote, None
         s.phase = vote["back"]
-        ballots: dict[str, bool] = vote["votes"]
-        yes = sum(1 for accept in ballots.values() if accept)
-        no = len(ballots) - yes
         words = [w["word"] for w in vote["words"]]
         kind = vote["kind"]
+        counted = _tally(vote)
+        yes, no = counted.yes, counted.no
         if kind == "end":
-            # Everyone must agree that no word can be formed; a missing vote or a no keeps the game going.
-            agreed = everyone_voted(vote["voters"], ballots) and all(ballots.values())
+            agreed = counted.passed
             log = {"id": vote["id"], "kind": kind, "by": vote["by"], "of": vote["of"], "words": []}
             log.update(yes=yes, no=no, allowed=agreed)
             s.votes = [*s.votes, log]
@@ -915,7 +914,7 @@ class TopWords:
         # On a tie the dictionary decides. It refused a proposed move and a move it took back; in strict mode
         # it allowed a move disputed for take-back. In challenge mode that move was placed unchecked: the
         # tie (or a window closing with no vote cast) has the dictionary check the word, as strict mode would.
-        verdict = decision(ballots)
+        verdict = counted.decision
         refused: list[dict[str, Any]] = []
         if verdict is not None:
             allowed = verdict
@@ -983,6 +982,13 @@ def _refused(s: State, word: str, reason: str | None) -> dict[str, Any]:
 def _restoring(s: State, player: str) -> bool:
     """`player`'s move was just taken back and they have not acted since: a dispute asks to restore it."""
     return s.phase == "play" and s.taken_back is not None and s.taken_back["player"] == player
+
+
+def _tally(vote: dict[str, Any]) -> Tally:
+    """A proposed end needs everyone (a missing vote or a no keeps the game going); the rest, a majority of
+    the votes cast."""
+    rule = Rule.UNANIMOUS if vote["kind"] == "end" else Rule.MAJORITY
+    return tally(vote["votes"], vote["voters"], rule)
 
 
 def _voters(s: State, raised_by: str, mover: str) -> list[str]:
