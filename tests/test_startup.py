@@ -39,11 +39,19 @@ sys.exit(entry.main())
 """
 
 
-async def run_bot(tmp_path: Path, api: str, gateway: str, *, token: str = "refused", deadline: float = 20.0):
+async def run_bot(
+    tmp_path: Path,
+    api: str,
+    gateway: str,
+    *,
+    token: str = "refused",
+    deadline: float = 20.0,
+    database: Path | None = None,
+) -> SimpleNamespace:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "FAKE_DISCORD_"))}
     env.update(
         DISCORD_TOKEN=token,
-        DATABASE_PATH=str(tmp_path / "bot.db"),
+        DATABASE_PATH=str(database or tmp_path / "bot.db"),
         LOG_LEVEL="WARNING",
         STALL_LOG_MS="60000",  # a busy test machine's stalls (imports, loading words) are not the subject
         TEST_DISCORD_API=api,
@@ -76,12 +84,16 @@ def the_one_line(result: SimpleNamespace) -> str:
     return lines[0]
 
 
-@pytest.fixture
-def refused_port() -> int:
+def a_refused_port() -> int:
     """A port nothing listens on: bound, then closed."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def refused_port() -> int:
+    return a_refused_port()
 
 
 @pytest.fixture
