@@ -48,7 +48,9 @@ async def run_bot(
     deadline: float = 20.0,
     database: Path | None = None,
 ) -> SimpleNamespace:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "FAKE_DISCORD_"))}
+    # Only what the process needs: a setting left in this process's environment (a .env read by another
+    # test) must not reach the bot.
+    env = {key: os.environ[key] for key in ("PATH", "HOME", "WORDS_CACHE_DIR") if key in os.environ}
     env.update(
         DISCORD_TOKEN=token,
         DATABASE_PATH=str(database or tmp_path / "bot.db"),
