@@ -180,6 +180,8 @@ async def run(settings: Settings) -> int:
             line = startup_failure_line(exc)
             if line is None:
                 raise
+            if stop.is_set():  # a stop asked for while logging in: what closing cut short is no failure
+                return 0
             # Discord refused the bot later on (the token reset while it ran, a closed session).
             print(f"error: {line}", file=sys.stderr)
             return 2
