@@ -1,16 +1,26 @@
-"""python -m bot: read the settings, then run the bot until SIGTERM or SIGINT."""
+"""python -m bot: read the settings, then run the bot until SIGTERM or SIGINT.
+
+Whatever stops the start-up from outside the code (a setting, the database, the network, Discord refusing
+the token) is told in one line on stderr, and the exit status is 2; a traceback means a bug.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 import sys
+from typing import TYPE_CHECKING
 
+import aiohttp
 import discord
 
 from bot.config import Settings, SettingsError
 from bot.store import SchemaTooNew, Store, UnusableDatabase
+
+if TYPE_CHECKING:
+    from bot.app import TopBot
 
 log = logging.getLogger("bot")
 
@@ -18,6 +28,116 @@ NO_TOKEN = (
     "DISCORD_TOKEN is not set: create an application at https://discord.com/developers/applications, "
     "copy its bot token into .env (see .env.example and README.md), then run again."
 )
+PORTAL = "https://discord.com/developers/applications"
+STATUS_PAGE = "https://discordstatus.com"
+
+# How long Discord may take to answer the login, then to open the first gateway session. Without a limit
+# a host that accepts the connection and never answers holds the start-up for aiohttp's five minutes (and
+# discord.py retries a first gateway connection for ever). The set-up between the two takes what it takes.
+LOGIN_SECONDS = 30.0
+GATEWAY_SECONDS = 45.0
+
+
+class StartupFailure(Exception):
+    """The bot cannot start for a reason outside the code; its message is the one line to print."""
+
+
+def startup_failure_line(error: BaseException) -> str | None:
+    """The one line that tells an operator why Discord could not be reached or refused the bot, or None
+    for an error that is not about reaching Discord (a bug: its traceback is wanted)."""
+    from bot.app import GatewayUnreachable
+
+    if isinstance(error, GatewayUnreachable) and error.__cause__ is not None:
+        return _unreachable(error.__cause__, "Discord's gateway")
+    if isinstance(error, discord.LoginFailure):
+        return _refused_token()
+    if isinstance(error, discord.PrivilegedIntentsRequired):
+        return (
+            "Discord refused the privileged intents the bot asks for: enable them for the application in "
+            f"the developer portal ({PORTAL}), then run again."
+        )
+    if isinstance(error, discord.ConnectionClosed):
+        if error.code == 4004:  # the gateway's "authentication failed"
+            return _refused_token()
+        return (
+            f"Discord closed the gateway session at start-up (close code {error.code}): run again, and if it "
+            f"repeats see {STATUS_PAGE}."
+        )
+    if isinstance(error, discord.GatewayNotFound):
+        return f"Discord's gateway could not be found (an outage?): see {STATUS_PAGE}, then run again."
+    if isinstance(error, discord.DiscordServerError):
+        return (
+            f"Discord answered with HTTP {error.status} (a problem on its side): see {STATUS_PAGE}, "
+            "then run again later."
+        )
+    if isinstance(error, discord.HTTPException):
+        return f"Discord refused the bot with HTTP {error.status}: {_one_line(error.text) or error.response.reason}."
+    return _unreachable(error, "Discord")
+
+
+def _unreachable(error: BaseException, what: str) -> str | None:
+    if isinstance(error, aiohttp.ClientConnectorDNSError):
+        return (
+            f"cannot reach {what}: the name {error.host} does not resolve (is this machine online?). "
+            "Check the network, then run again."
+        )
+    if isinstance(error, aiohttp.ClientConnectorError):
+        # "Connection refused" rather than aiohttp's "Connect call failed ('127.0.0.1', 443)"
+        reason = os.strerror(error.errno) if error.errno else _one_line(str(error.os_error))
+        return (
+            f"cannot reach {what} at {error.host}:{error.port}: {reason}. Check the network, then run again."
+        )
+    # Only network errors: an OSError of the set-up (a file, a process) is not Discord's doing.
+    if isinstance(error, (aiohttp.ClientError, ConnectionError)):
+        detail = _one_line(str(error)) or type(error).__name__
+        return f"cannot reach {what}: {detail}. Check the network, then run again."
+    return None
+
+
+def _refused_token() -> str:
+    return (
+        f"Discord refused the token in DISCORD_TOKEN: reset it in the developer portal ({PORTAL}), "
+        "put the new one in .env, then run again."
+    )
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    """An error's text as one short line (an error page can be a whole HTML document)."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+async def reach_discord(bot: TopBot, runner: asyncio.Task[None], stop: asyncio.Event) -> None:
+    """Wait until Discord took the login and opened the first gateway session (or a stop was asked for);
+    StartupFailure if Discord cannot be reached, refuses the bot, or does not answer in time."""
+    steps = (
+        (bot.logged_in, LOGIN_SECONDS, "answer the login"),
+        (bot.set_up, None, ""),
+        (bot.connected, GATEWAY_SECONDS, "open a gateway session"),
+    )
+    stopper = asyncio.create_task(stop.wait())
+    try:
+        for reached, seconds, what in steps:
+            waiter = asyncio.create_task(reached.wait())
+            done, _ = await asyncio.wait(
+                {runner, stopper, waiter}, timeout=seconds, return_when=asyncio.FIRST_COMPLETED
+            )
+            waiter.cancel()
+            if runner in done:
+                error = None if runner.cancelled() else runner.exception()
+                line = startup_failure_line(error) if error is not None else None
+                if line is not None:
+                    raise StartupFailure(line) from error
+                return  # a bug (its traceback comes from awaiting the runner), or a stop
+            if stopper in done:
+                return
+            if not done:
+                raise StartupFailure(
+                    f"Discord did not {what} within {seconds:.0f} s: check the network and {STATUS_PAGE}, "
+                    "then run again."
+                )
+    finally:
+        stopper.cancel()
 
 
 async def run(settings: Settings) -> int:
@@ -39,6 +159,14 @@ async def run(settings: Settings) -> int:
         loop.add_signal_handler(signum, stop.set)
     async with bot:
         runner = asyncio.create_task(bot.start(settings.token))
+        try:
+            await reach_discord(bot, runner, stop)
+        except StartupFailure as failure:
+            print(f"error: {failure}", file=sys.stderr)
+            await bot.close()
+            runner.cancel()
+            await asyncio.gather(runner, return_exceptions=True)
+            return 2
         stopper = asyncio.create_task(stop.wait())
         done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
         if stopper in done:
@@ -48,12 +176,15 @@ async def run(settings: Settings) -> int:
             stopper.cancel()
         try:
             await runner
-        except discord.LoginFailure:
-            print(
-                "Discord refused the token in DISCORD_TOKEN: reset it in the developer portal.",
-                file=sys.stderr,
-            )
-            return 1
+        except Exception as exc:
+            line = startup_failure_line(exc)
+            if line is None:
+                raise
+            if stop.is_set():  # a stop asked for while logging in: what closing cut short is no failure
+                return 0
+            # Discord refused the bot later on (the token reset while it ran, a closed session).
+            print(f"error: {line}", file=sys.stderr)
+            return 2
     log.info("stopped cleanly")
     return 0
 

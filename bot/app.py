@@ -10,6 +10,7 @@ import logging
 import time
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -19,6 +20,7 @@ from bot.config import Settings
 from bot.engine.game import Event
 from bot.engine.sessions import SessionManager
 from bot.games import GameInfo, listed_games, loaded_games
+from bot.i18n import N_, t
 from bot.render.pictures import Pictures
 from bot.store import SessionRecord, Store
 from bot.ui.components import TableItem, dispatch_interaction
@@ -57,6 +59,14 @@ PERMISSIONS = discord.Permissions(
 
 TableListener = Any  # async (SessionRecord, list[Event]) -> None, one per game cog
 
+UNREADABLE_NOTICE = N_("ui.unreadable_closed")
+
+
+class GatewayUnreachable(Exception):
+    """The first gateway connection failed (the cause is chained). Deliberately not an OSError or an
+    aiohttp error: discord.py's reconnect loop retries those, and a first connection it retries as the
+    resume of a session it never had (logging a traceback, then failing on it)."""
+
 
 def invite_url(application_id: int) -> str:
     return discord.utils.oauth_url(
@@ -71,6 +81,8 @@ class TopBot(commands.Bot):
     sessions: SessionManager
 
     def __init__(self, settings: Settings, store: Store | None = None) -> None:
+        # The bot never joins a voice channel: no warning at every start that voice is not supported.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -95,8 +107,28 @@ class TopBot(commands.Bot):
         self._warmer: asyncio.Task[None] | None = None
         self._watchdog: monitor.StallWatchdog | None = None
         self._collections: monitor.SlowCollections | None = None
+        # The start-up's steps, for `python -m bot` to tell which one Discord did not answer in time.
+        self.logged_in = asyncio.Event()
+        self.set_up = asyncio.Event()
+        self.connected = asyncio.Event()
+        self._open_gateway = self.http.ws_connect
+        self.http.ws_connect = self._first_gateway_or_fail  # type: ignore[method-assign]
+
+    async def _first_gateway_or_fail(self, url: str, *, compress: int = 0) -> aiohttp.ClientWebSocketResponse:
+        """Open a gateway socket; if the very first one fails, end the start-up (see GatewayUnreachable).
+        Once a session exists (`self.ws`), failures are discord.py's to retry."""
+        try:
+            return await self._open_gateway(url, compress=compress)
+        except (OSError, aiohttp.ClientError) as exc:
+            if self.ws is None:
+                raise GatewayUnreachable(str(exc)) from exc
+            raise
+
+    async def on_connect(self) -> None:
+        self.connected.set()
 
     async def setup_hook(self) -> None:
+        self.logged_in.set()  # discord.py calls this once Discord has taken the token
         monitor.share_the_interpreter()
         threshold = self.settings.stall_log_ms / 1000
         self._watchdog = monitor.StallWatchdog(asyncio.get_running_loop(), threshold=threshold)
@@ -137,6 +169,7 @@ class TopBot(commands.Bot):
             log.exception("loading the dictionaries failed; each loads on first use instead")
         if self.application_id:
             log.info("invite the bot with: %s", invite_url(self.application_id))
+        self.set_up.set()
 
     async def sync_commands(self) -> bool:
         """Sync the command tree only when it changed since the last sync (Discord allows 200 creates a day)."""
@@ -175,11 +208,31 @@ class TopBot(commands.Bot):
         channel = self.get_channel(record.channel_id)
         if not isinstance(channel, discord.abc.Messageable):
             return
-        with contextlib.suppress(discord.HTTPException):
-            await channel.send(
-                "⚠️ The game in this channel could not be read back from storage and was closed. "
-                "Start a new one with its `new` command."
+        from bot.ui.table import TableCog
+
+        cog = next(
+            (c for c in self.cogs.values() if isinstance(c, TableCog) and c.game_name == record.game), None
+        )
+        # The header holds no options; the game's language option is read if that column still is.
+        record.options = await self._readable_options(record.id)
+        if cog is not None:
+            language, command = await cog.table_lang(record), f"/{cog.group.name} new"
+        else:
+            language = await self.store.guild_settings.language(
+                record.guild_id, self.settings.default_language
             )
+            command = f"/{record.game} new"
+        with contextlib.suppress(discord.HTTPException):
+            await channel.send(t(UNREADABLE_NOTICE, language, command=command))
+
+    async def _readable_options(self, session_id: int) -> dict[str, Any]:
+        """A session's options, or {} when they are what cannot be read."""
+        row = await self.store.db.fetch_one("SELECT options FROM sessions WHERE id = ?", (session_id,))
+        try:
+            options = json.loads(row["options"]) if row is not None else {}
+        except (ValueError, TypeError):
+            return {}
+        return options if isinstance(options, dict) else {}
 
     async def _on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

@@ -1,4 +1,4 @@
-"""Settings from the environment: defaults, validation, the no-token exit."""
+"""Settings from the environment: defaults, validation, the no-token exit, an unusable database."""
 
 from __future__ import annotations
 
@@ -149,6 +149,59 @@ def test_a_damaged_database_stops_the_bot_with_one_line_within_5_seconds(tmp_pat
     assert result.returncode == 2, result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "database" in lines[0] and "Traceback" not in result.stderr, result.stderr
+
+
+def _flips_inside_pages(data: bytes, count: int = 24) -> list[tuple[int, bytes]]:
+    """`count` copies of the file, each with one byte inverted inside a b-tree page, on pages spread over
+    the whole file, at places spread over a page: its header, the cell pointers, cells, the page's end."""
+    page = int.from_bytes(data[16:18], "big")
+    pages = len(data) // page
+    within = (1, 3, 4, 5, 7, 9, 10, 13, 16, 21, page // 3, page // 2, page - 40, page - 7)
+    copies = []
+    for case in range(count):
+        offset = (1 + (pages - 2) * case // (count - 1)) * page + within[case % len(within)]
+        damaged = bytearray(data)
+        damaged[offset] ^= 0xFF
+        copies.append((offset, bytes(damaged)))
+    return copies
+
+
+async def test_a_byte_flipped_inside_a_page_is_told_in_one_line_every_time(tmp_path):
+    """Each flip SQLite notices stops the bot with one line (quick_check's first finding and what to do);
+    a flip it cannot notice (inside a value) lets the bot go on to log in (here: to a port that refuses)."""
+    import asyncio
+
+    from tests.test_startup import a_refused_port, run_bot
+
+    refused_port = a_refused_port()
+    original = tmp_path / "original.db"
+    await asyncio.to_thread(_database_with_games, original)  # it runs an event loop of its own
+    turns = asyncio.Semaphore(2)
+
+    async def start_on(offset: int, data: bytes) -> tuple[int, int | None, list[str], str]:
+        path = tmp_path / f"flipped-{offset}.db"
+        path.write_bytes(data)
+        async with turns:
+            result = await run_bot(
+                tmp_path, f"http://127.0.0.1:{refused_port}/api/v10", "ws://127.0.0.1:1/", database=path
+            )
+        return (
+            offset,
+            result.returncode,
+            [line for line in result.stderr.splitlines() if line.strip()],
+            result.stderr,
+        )
+
+    results = await asyncio.gather(*(start_on(*case) for case in _flips_inside_pages(original.read_bytes())))
+    noticed = 0
+    for offset, returncode, lines, stderr in results:
+        assert returncode == 2 and len(lines) == 1 and "Traceback" not in stderr, (offset, stderr)
+        if lines[0].startswith("error: the database"):
+            noticed += 1
+            assert "is damaged (" in lines[0] and "backup" in lines[0], (offset, lines[0])
+        else:
+            assert lines[0].startswith("error: cannot reach Discord at 127.0.0.1"), (offset, lines[0])
+    assert noticed >= len(results) // 3, f"only {noticed} of {len(results)} flips were noticed"
 
 
 def test_an_empty_file_is_not_silently_a_new_database(tmp_path):

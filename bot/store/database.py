@@ -81,7 +81,7 @@ class Database:
         try:
             connection = await aiosqlite.connect(str(path), isolation_level=None)
         except sqlite3.Error as exc:
-            raise UnusableDatabase(f"cannot open the database {path}: {exc}") from exc
+            raise UnusableDatabase(f"cannot open the database {path}: {_first_line(str(exc))}") from exc
         connection.row_factory = aiosqlite.Row
         database = cls(connection)
         try:
@@ -98,7 +98,7 @@ class Database:
             # A truncated or damaged file fails here, at start-up, rather than in the middle of a game.
             row = await database.fetch_one("PRAGMA quick_check")
             if row is None or row[0] != "ok":
-                raise UnusableDatabase(f"the database {path} is damaged: {row[0] if row else 'no answer'}")
+                raise UnusableDatabase(_damaged(path, row[0] if row else "quick_check gave no answer"))
             await database.migrate()
             if database._writer is not None:
                 # The writer process checkpoints the log (writer.Checkpoints); this connection never does.
@@ -109,9 +109,11 @@ class Database:
                 await database._writer.close()
             await connection.close()
             if isinstance(exc, sqlite3.DatabaseError):
-                raise UnusableDatabase(f"the database {path} is not usable: {exc}") from exc
+                raise UnusableDatabase(_damaged(path, str(exc))) from exc
             if isinstance(exc, (OSError, WriterStopped)):
-                raise UnusableDatabase(f"the database {path} cannot be written: {exc}") from exc
+                raise UnusableDatabase(
+                    f"the database {path} cannot be written: {_first_line(str(exc))}"
+                ) from exc
             raise
         return database
 
@@ -284,6 +286,22 @@ class Transaction:
         """Run a migration script statement by statement (executescript would COMMIT on its own)."""
         for statement in _split_statements(script):
             await self._connection.execute(statement)
+
+
+def _damaged(path: str | Path, report: str) -> str:
+    """One line for a damaged file: what SQLite found first, and what the operator can do about it."""
+    return (
+        f"the database {path} is damaged ({_first_line(report)}): restore it from a backup, or move it "
+        "away to start with an empty one"
+    )
+
+
+def _first_line(report: str) -> str:
+    """The first finding of an SQLite report. quick_check's text is several lines, headed by the name
+    of the database (`*** in database main ***`), and can list a hundred problems."""
+    lines = [line.strip() for line in report.splitlines() if line.strip()]
+    findings = [line for line in lines if not line.startswith("*** in database")]
+    return (findings or lines or ["no detail"])[0]
 
 
 def _is_empty_file(file: Path) -> bool:
