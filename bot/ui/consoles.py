@@ -27,6 +27,7 @@ from bot.engine.errors import GameError
 from bot.engine.game import Event
 from bot.i18n import language_of, t
 from bot.ui import components
+from bot.ui.news import NEWS_EXTRA, NEWS_KEPT, Key, News
 
 if TYPE_CHECKING:
     from bot.ui.table import Table
@@ -35,41 +36,11 @@ log = logging.getLogger(__name__)
 
 TOKEN_SECONDS = 15 * 60  # an interaction token's life: a console can be edited that long after a press
 LIVE_SECONDS = 14 * 60  # the console says how to reopen it this long after its last press (a margin)
-NEWS_KEPT = 20  # news waiting for a player: the latest ones (a long absence must not grow a message)
-NEWS_EXTRA = "news"  # the interaction's extras key that the private answer reads its news from
 
-Key = tuple[int, str]  # (session, player)
 # Draws a console: (session, player, language, news events, refusal text or None) -> the console.
 ConsoleDrawer = Callable[[int, str, str, list[Event], str | None], Awaitable["Table"]]
 # The player's news events as lines of text, in their language.
 NewsWriter = Callable[[int, list[Event], str], Awaitable[list[str]]]
-
-
-class News:
-    """Private events waiting for their player, per session (kept while the process lives)."""
-
-    def __init__(self) -> None:
-        self._waiting: dict[Key, list[Event]] = {}
-
-    def add(self, session_id: int, player: str, events: Iterable[Event]) -> None:
-        waiting = self._waiting.setdefault((session_id, player), [])
-        waiting.extend(events)
-        del waiting[:-NEWS_KEPT]
-
-    def waiting(self, session_id: int, player: str) -> bool:
-        return bool(self._waiting.get((session_id, player)))
-
-    def take(self, session_id: int, player: str) -> list[Event]:
-        return self._waiting.pop((session_id, player), [])
-
-    def give_back(self, session_id: int, player: str, events: list[Event]) -> None:
-        """News that could not be shown go back first in the line."""
-        if events:
-            self._waiting[(session_id, player)] = [*events, *self._waiting.get((session_id, player), [])]
-
-    def forget_session(self, session_id: int) -> None:
-        for key in [key for key in self._waiting if key[0] == session_id]:
-            del self._waiting[key]
 
 
 @dataclass
@@ -228,7 +199,11 @@ class ConsoleDesk:
     def _stop(self, console: _Console) -> None:
         if console.expiry is not None:
             console.expiry.cancel()
-        if console.task is not None and not console.task.done() and console.task is not asyncio.current_task():
+        if (
+            console.task is not None
+            and not console.task.done()
+            and console.task is not asyncio.current_task()
+        ):
             console.task.cancel()
 
     def _drop(self, key: Key, console: _Console) -> None:
@@ -265,18 +240,6 @@ class ConsoleDesk:
             return "\n".join(await self.write_news(session_id, events, lang))
 
         interaction.extras[NEWS_EXTRA] = lines
-
-
-async def news_for_answer(interaction: discord.Interaction[Any]) -> str:
-    """The news attached to this interaction (once), for the top of its private answer."""
-    lines = interaction.extras.pop(NEWS_EXTRA, None)
-    if lines is None:
-        return ""
-    try:
-        return str(await lines())
-    except Exception:
-        log.exception("news for interaction %s could not be written", interaction.id)
-        return ""
 
 
 def with_news(table: Table, news: list[str], refusal: str | None, lang: str) -> Table:

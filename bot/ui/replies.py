@@ -12,7 +12,7 @@ import discord
 
 from bot.engine.errors import GameError
 from bot.i18n import language_of, t
-from bot.ui.consoles import news_for_answer
+from bot.ui.news import news_for_answer
 
 log = logging.getLogger(__name__)
 

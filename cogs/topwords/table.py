@@ -13,8 +13,8 @@ from typing import Any
 import discord
 
 from bot.engine.game import Event
-from bot.i18n import N_, t
 from bot.games.topwords.messages import reason_text
+from bot.i18n import N_, t
 from bot.store import SessionRecord
 from bot.ui import components
 from bot.ui.embeds import relative_time
@@ -336,7 +336,9 @@ def console(record: SessionRecord, view: View, lang: Lang) -> Table:
     if turn is not None:
         key = N_("topwords.console.your_turn") if turn == view.get("you") else N_("topwords.console.turn_of")
         lines.append(t(key, lang, name=namer(record)(turn)))
-    embed = discord.Embed(title=t("topwords.console.title", lang), description="\n".join(lines), colour=COLOUR)
+    embed = discord.Embed(
+        title=t("topwords.console.title", lang), description="\n".join(lines), colour=COLOUR
+    )
     items: list[discord.ui.Item[Any]] = []
     if turn is not None and turn == view.get("you"):
         items.append(_button(record.id, "console_pass", t("topwords.console.pass", lang), emoji="⏭️"))
