@@ -51,6 +51,7 @@ class _Console:
     lang: str
     opened: float  # when the token was issued (the desk's clock)
     news: list[Event] = field(default_factory=list)  # shown since the player's last press
+    refusal: str | None = None  # the last press's refusal, shown until the next press
     shown: Any = None  # what the console shows, to skip an edit that would change nothing
     dirty: bool = False
     task: asyncio.Task[None] | None = None
@@ -111,14 +112,14 @@ class ConsoleDesk:
         if old is not None:
             self._stop(old)
         news = self.news.take(session_id, player)
-        console = _Console(interaction, lang, self.clock(), news=news)
+        console = _Console(interaction, lang, self.clock(), news=news, refusal=refusal)
         try:
             table = await self.draw(session_id, player, lang, news, refusal)
             await _edit(interaction, table)
         except BaseException:
             self.news.give_back(session_id, player, news)
             raise
-        console.shown = _fingerprint(table) if refusal is None else None
+        console.shown = _fingerprint(table)
         self._open[key] = console
         loop = asyncio.get_running_loop()
         console.expiry = loop.call_later(self.live_seconds, self._expire_soon, key, console)
@@ -157,7 +158,7 @@ class ConsoleDesk:
             news = self.news.take(session_id, player)
             console.news = [*console.news, *news][-NEWS_KEPT:]
             try:
-                table = await self.draw(session_id, player, console.lang, console.news, None)
+                table = await self.draw(session_id, player, console.lang, console.news, console.refusal)
                 shown = _fingerprint(table)
                 if shown == console.shown and not news:
                     continue

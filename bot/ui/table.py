@@ -314,8 +314,9 @@ class TableCog(commands.Cog):
             waiter, events = redraw.waiter, redraw.events
             redraw.waiter, redraw.events = None, []
             try:
-                await self._draw(session_id, events)
+                # The turn message first: a table that moves to a new message then stays the last one.
                 await self._tell_turn(session_id)
+                await self._draw(session_id, events)
             except Exception:
                 log.exception("redrawing the table of session %d failed", session_id)
             finally:
