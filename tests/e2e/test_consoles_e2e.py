@@ -73,7 +73,9 @@ async def test_a_topwords_console_follows_the_game_tells_news_and_the_turn_menti
     private_before = len(alice.ephemerals)
     pass_id = console.button("Pass")["custom_id"]
     await press(table, alice, mine, pass_id)
-    await table.fake.wait_until(lambda: "⚠️ It is Bob's turn." in mine.text, within=5, what="the refusal inside")
+    await table.fake.wait_until(
+        lambda: "⚠️ It is Bob's turn." in mine.text, within=5, what="the refusal inside"
+    )
     assert len(alice.ephemerals) == private_before
 
     # Bob passes from his console: it is redrawn in place; Alice's turn is mentioned anew.
