@@ -28,6 +28,7 @@ from cogs.topstop.table import (
     LANGUAGE_NAMES,
     NEW_MESSAGE_EVENTS,
     TopStopTable,
+    _name,
     _shown,
     _words_text,
     dispute_choices,
@@ -172,6 +173,12 @@ class TopStopCog(TableCog, name="Top Stop"):
         else:
             said = t("topstop.panel.words", lang, words=_words_text(mine))
         items: list[discord.ui.Item[Any]] = []
+        if view["phase"] == "writing":  # how far the others are: the console follows the table live
+            submitted = current.get("submitted") or {}
+            names = ", ".join(f"{_name(record, p)} ({n})" for p, n in submitted.items())
+            said += "\n" + t(
+                "topstop.table.submitted", lang, names=names or t("topstop.table.nobody_yet", lang)
+            )
         if view["phase"] == "writing" and mine is not None:
             write = components.spec(GAME, "write").encode(record.id, round=current.get("number"))
             label = t("topstop.console.write", lang)
