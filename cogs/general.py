@@ -193,6 +193,15 @@ class General(commands.Cog):
             interaction, t("general.birthday.saved", language_of(interaction.locale), date=date)
         )
 
+    @profile.command(name="turn_notices", description=command_text("general.cmd.turn_notices"))
+    @app_commands.describe(wanted=command_text("general.cmd.turn_notices.wanted"))
+    async def profile_turn_notices(self, interaction: discord.Interaction[Any], wanted: bool) -> None:
+        """Whether a game mentions the player in a short message when it awaits them."""
+        async with self.bot.store.transaction() as tx:
+            await self.bot.store.profiles.set_turn_notices(tx, str(interaction.user.id), wanted, time.time())
+        said = N_("general.turn_notices.on") if wanted else N_("general.turn_notices.off")
+        await reply_private(interaction, t(said, language_of(interaction.locale)))
+
 
 async def setup(bot: TopBot) -> None:
     await bot.add_cog(General(bot))

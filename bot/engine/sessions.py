@@ -52,6 +52,9 @@ class ActResult:
         return self.private.get(player, [])
 
 
+ResultListener = Callable[[ActResult], Awaitable[None]]
+
+
 @dataclass(slots=True)
 class _Live:
     """A session in memory: its record (without the snapshot: the state is the one copy) and its state."""
@@ -92,6 +95,9 @@ class SessionManager:
         self.max_games_per_guild = max_games_per_guild
         self.idle_seconds = idle_seconds
         self.listeners: list[EventListener] = []
+        # Told the whole result of an action nobody clicked (a timer): private events included, so that
+        # the players they are addressed to can be told (the event listeners get the public ones only).
+        self.result_listeners: list[ResultListener] = []
         self._live: dict[int, _Live] = {}
         self._locks: dict[int, _Lock] = {}
         self.timers = TimerWheel(clock, self._timer_due)
@@ -582,6 +588,11 @@ class SessionManager:
                 await listener(result.session, result.events)
             except Exception:
                 log.exception("event listener failed for session %d", result.session.id)
+        for result_listener in self.result_listeners:
+            try:
+                await result_listener(result)
+            except Exception:
+                log.exception("result listener failed for session %d", result.session.id)
 
 
 def _encode_state(game: Game, state: Any) -> str:

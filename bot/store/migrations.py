@@ -153,4 +153,8 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (guild_id, language, word)
     ) WITHOUT ROWID;
     """,
+    # 5: whether a player wants a message that mentions them when it is their turn (/profile turn_notices)
+    """
+    ALTER TABLE profiles ADD COLUMN turn_notices INTEGER NOT NULL DEFAULT 1;
+    """,
 ]

@@ -638,6 +638,7 @@ class Profile:
     birth_month: int | None
     birth_day: int | None
     language: str | None
+    turn_notices: bool = True  # a message that mentions the player when a game awaits them
 
 
 class Profiles:
@@ -648,7 +649,9 @@ class Profiles:
         row = await self._db.fetch_one("SELECT * FROM profiles WHERE user_id = ?", (user_id,))
         if row is None:
             return None
-        return Profile(row["user_id"], row["birth_month"], row["birth_day"], row["language"])
+        return Profile(
+            row["user_id"], row["birth_month"], row["birth_day"], row["language"], bool(row["turn_notices"])
+        )
 
     async def set_birthday(self, tx: Transaction, user_id: str, month: int, day: int, now: float) -> None:
         await tx.execute(
@@ -656,6 +659,14 @@ class Profiles:
             " ON CONFLICT (user_id) DO UPDATE SET birth_month = excluded.birth_month,"
             " birth_day = excluded.birth_day, updated_at = excluded.updated_at",
             (user_id, month, day, now),
+        )
+
+    async def set_turn_notices(self, tx: Transaction, user_id: str, wanted: bool, now: float) -> None:
+        await tx.execute(
+            "INSERT INTO profiles (user_id, turn_notices, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET turn_notices = excluded.turn_notices,"
+            " updated_at = excluded.updated_at",
+            (user_id, int(wanted), now),
         )
 
     async def set_language(self, tx: Transaction, user_id: str, language: str, now: float) -> None:
@@ -778,6 +789,14 @@ class GuildSettings:
     async def language(self, guild_id: int, default: str) -> str:
         row = await self._db.fetch_one("SELECT language FROM guild_settings WHERE guild_id = ?", (guild_id,))
         return str(row["language"]) if row else default
+
+    async def set_turn_notices(self, tx: Transaction, user_id: str, wanted: bool, now: float) -> None:
+        await tx.execute(
+            "INSERT INTO profiles (user_id, turn_notices, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET turn_notices = excluded.turn_notices,"
+            " updated_at = excluded.updated_at",
+            (user_id, int(wanted), now),
+        )
 
     async def set_language(self, tx: Transaction, guild_id: int, language: str, now: float) -> None:
         await tx.execute(

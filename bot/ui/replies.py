@@ -12,6 +12,7 @@ import discord
 
 from bot.engine.errors import GameError
 from bot.i18n import language_of, t
+from bot.ui.news import news_for_answer
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,10 @@ async def update_clicked(interaction: discord.Interaction[Any], **kwargs: Any) -
 async def reply(interaction: discord.Interaction[Any], content: str | None = None, **kwargs: Any) -> None:
     """Answer, or follow up when the interaction was already answered (e.g. deferred)."""
     kwargs.setdefault("allowed_mentions", NO_MENTIONS)
+    if kwargs.get("ephemeral"):  # a player's waiting news go at the top of their next private answer
+        news = await news_for_answer(interaction)
+        if news:
+            content = f"{news}\n\n{content}" if content else news
     if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
         # A "thinking…" is waiting for this answer: it becomes the answer (private or public as it is).
         kwargs.pop("ephemeral", None)

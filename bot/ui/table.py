@@ -32,7 +32,10 @@ from bot.ui import components
 from bot.ui.access import manages_server
 from bot.ui.codec import Arg
 from bot.ui.components import Click
+from bot.ui.consoles import ConsoleDesk, with_news
 from bot.ui.embeds import mention, message_link, player_list, relative_time
+from bot.ui.mentions import TurnNotices
+from bot.ui.pace import Pace
 from bot.ui.replies import NO_MENTIONS, acknowledge, reply_private, update_clicked
 from bot.ui.translator import command_text
 
@@ -104,6 +107,8 @@ class TableCog(commands.Cog):
     panel_action: ClassVar[str] = "mine"
     panel_emoji: ClassVar[str] = "🂠"
     end_vote_seconds: ClassVar[float] = 60.0
+    # The least time between two edits of a table (Discord limits a channel's messages): see bot/ui/pace.py.
+    redraw_interval: ClassVar[float] = 1.0
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -131,12 +136,16 @@ class TableCog(commands.Cog):
         self.bot = bot
         self._redraws: dict[int, _Redraw] = {}
         self._tasks: set[asyncio.Future[None]] = set()  # redraws under way that nobody awaits
+        self.pace = Pace(self.redraw_interval)
+        self.consoles = ConsoleDesk(self._draw_console, self.news_lines, self._reopen_hint)
+        self.turn_notices = TurnNotices(self._wants_turn_notices)
         game = self.game_name
         components.register(game, "join", self._join)
         components.register(game, "leave", self._leave)
         components.register(game, "start", self._start)
         components.register(game, "cancel", self._cancel)
-        components.register(game, self.panel_action, self._on_panel)
+        # The console is the panel click's own answer (a private message its token then keeps live).
+        components.register(game, self.panel_action, self._on_panel, opens_form=True)
         for name in dir(type(self)):
             route = getattr(getattr(type(self), name), "__table_route__", None)
             if route is not None:
@@ -147,10 +156,14 @@ class TableCog(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.table_listeners[self.game_name] = self.on_events
+        self.bot.sessions.result_listeners.append(self._on_timer_result)
         self.bot.votes.handlers[self._end_vote_kind] = self._end_vote_closed
 
     async def cog_unload(self) -> None:
         self.bot.table_listeners.pop(self.game_name, None)
+        if self._on_timer_result in self.bot.sessions.result_listeners:
+            self.bot.sessions.result_listeners.remove(self._on_timer_result)
+        self.consoles.close()
         self.bot.votes.handlers.pop(self._end_vote_kind, None)
         components.unregister_game(self.game_name)
         for redraw in self._redraws.values():
@@ -181,9 +194,18 @@ class TableCog(commands.Cog):
 
     async def private_panel(
         self, record: SessionRecord, view: dict[str, Any], lang: str
-    ) -> str | discord.Embed:
-        """What only the player sees (their hand, words or rack), from their own view."""
+    ) -> Table | str | discord.Embed:
+        """The player's console (their hand, words or rack), from their own view: a `Table` of buttons and
+        selects drawn in place on each press (bot/ui/consoles.py); a text or embed is a console without any."""
         raise NotImplementedError
+
+    async def news_lines(self, session_id: int, events: list[Event], lang: str) -> list[str]:
+        """Private events told to a player by another's action or a timer, as lines of their news."""
+        return []
+
+    def awaiting(self, view: dict[str, Any]) -> list[str]:
+        """The players whose turn or choice the game awaits (the view's `awaiting`): they are mentioned."""
+        return [str(player) for player in view.get("awaiting") or []]
 
     def describe_options(self, options: dict[str, Any], lang: str) -> str:
         """The lobby's options as players read them, in `lang`: each game words its own from the catalogue
@@ -260,9 +282,10 @@ class TableCog(commands.Cog):
         was done).
         """
         await acknowledge(interaction)  # already done by the router and the command tree
-        result = await self.bot.sessions.act(
-            session_id, str(interaction.user.id), action, interaction_id=str(interaction.id)
-        )
+        actor = str(interaction.user.id)
+        self.consoles.attach_news(interaction, session_id, actor)
+        result = await self.bot.sessions.act(session_id, actor, action, interaction_id=str(interaction.id))
+        self._after_action(result, actor)
         if confirm is not None:
             await confirm()
         if private:
@@ -274,7 +297,7 @@ class TableCog(commands.Cog):
     @property
     def busy(self) -> bool:
         """True while a redraw is under way or queued (tests wait for the table to be quiet)."""
-        return bool(self._tasks) or bool(self._redraws)
+        return bool(self._tasks) or bool(self._redraws) or self.consoles.busy
 
     def _background(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(work)
@@ -297,13 +320,17 @@ class TableCog(commands.Cog):
 
     async def _redraw_loop(self, session_id: int, redraw: _Redraw) -> None:
         while redraw.waiter is not None:
+            await asyncio.sleep(self.pace.wait(session_id))  # what comes meanwhile shares this redraw
             waiter, events = redraw.waiter, redraw.events
             redraw.waiter, redraw.events = None, []
             try:
+                # The turn message first: a table that moves to a new message then stays the last one.
+                await self._tell_turn(session_id)
                 await self._draw(session_id, events)
             except Exception:
                 log.exception("redrawing the table of session %d failed", session_id)
             finally:
+                self.pace.drawn(session_id)
                 if not waiter.done():
                     waiter.set_result(None)
         if self._redraws.get(session_id) is redraw:
@@ -413,13 +440,60 @@ class TableCog(commands.Cog):
     # -- the private panel ------------------------------------------------------------------------------
 
     async def _on_panel(self, click: Click) -> None:
-        record = await self.seated(click.interaction, click.session_id)
-        view = await self.bot.sessions.view(record.id, click.player)
-        panel = await self.private_panel(record, view, self.user_lang(click.interaction))
-        if isinstance(panel, discord.Embed):
-            await reply_private(click.interaction, embed=panel)
+        await self.seated(click.interaction, click.session_id)
+        await self.consoles.open(click.interaction, click.session_id, click.player)
+
+    async def console_press(self, click: Click, action: dict[str, Any]) -> None:
+        """A button of the console that acts: the console is redrawn in place, a refusal shown inside."""
+
+        async def work() -> None:
+            await self.seated(click.interaction, click.session_id)
+            await self.act(click.interaction, click.session_id, action, private=True)
+
+        await self.consoles.press(click.interaction, click.session_id, click.player, work)
+
+    async def _draw_console(
+        self, session_id: int, player: str, lang: str, news: list[Event], refusal: str | None
+    ) -> Table:
+        record = await self.bot.sessions.session(session_id)
+        panel = await self.private_panel(record, await self.bot.sessions.view(session_id, player), lang)
+        if isinstance(panel, Table):
+            console = panel
+        elif isinstance(panel, discord.Embed):
+            console = Table(panel)
         else:
-            await reply_private(click.interaction, panel)
+            console = Table(discord.Embed(description=panel, colour=self.colour))
+        return with_news(console, await self.news_lines(session_id, news, lang), refusal, lang)
+
+    def _reopen_hint(self, lang: str) -> str:
+        return t("ui.console.reopen", lang, button=self.panel_text(lang))
+
+    def _after_action(self, result: ActResult, actor: str | None) -> None:
+        """After any action: news to the players told something, every open console of the table redrawn."""
+        self.consoles.told(result.session.id, result.private, actor)
+        self.consoles.changed(result.session.id)
+        if not result.session.is_open:
+            self.consoles.news.forget_session(result.session.id)
+
+    async def _on_timer_result(self, result: ActResult) -> None:
+        if result.session.game == self.game_name:
+            self._after_action(result, None)
+
+    async def _tell_turn(self, session_id: int) -> None:
+        record = await self.bot.sessions.session(session_id)
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        if not record.is_open:
+            await self.turn_notices.finish(channel, session_id)
+            return
+        if record.status != "active":
+            return
+        awaiting = self.awaiting(await self.bot.sessions.view(session_id, None))
+        lang = await self.table_lang(record)
+        await self.turn_notices.update(channel, session_id, awaiting, self.title, lang)
+
+    async def _wants_turn_notices(self, player: str) -> bool:
+        profile = await self.bot.store.profiles.get(player)
+        return profile is None or profile.turn_notices
 
     # -- /status, /leave, /end --------------------------------------------------------------------------
 
@@ -443,8 +517,10 @@ class TableCog(commands.Cog):
         table = await self.render(record, view, [], lang)
         player = str(interaction.user.id)
         if player in record.players:
+            self.consoles.attach_news(interaction, record.id, player)
             panel = await self.private_panel(record, await self.bot.sessions.view(record.id, player), lang)
-            text = panel.description if isinstance(panel, discord.Embed) else panel
+            text = panel.embed.description if isinstance(panel, Table) else panel
+            text = text.description if isinstance(text, discord.Embed) else text
             table.embed.add_field(name=t("ui.only_you", lang), value=(text or "—")[:1024], inline=False)
         kwargs: dict[str, Any] = {"embed": table.embed}
         if table.file is not None:
@@ -492,6 +568,7 @@ class TableCog(commands.Cog):
             return
         if self.end_action is not None:
             result = await self.bot.sessions.act(record.id, None, dict(self.end_action))
+            self._after_action(result, None)
             await self.refresh(record.id, result.events)
             return
         record = await self.bot.sessions.cancel(record.id)

@@ -28,6 +28,7 @@ from cogs.topstop.table import (
     LANGUAGE_NAMES,
     NEW_MESSAGE_EVENTS,
     TopStopTable,
+    _name,
     _shown,
     _words_text,
     dispute_choices,
@@ -161,14 +162,32 @@ class TopStopCog(TableCog, name="Top Stop"):
     def panel_text(self, lang: str) -> str:
         return t("topstop.button.mine", lang)
 
-    async def private_panel(self, record: SessionRecord, view: dict[str, Any], lang: str) -> str:
+    async def private_panel(self, record: SessionRecord, view: dict[str, Any], lang: str) -> Table:
+        """The player's words this round, and the button that opens the form while they write."""
         current = view.get("round") or {}
         mine = current.get("your_words")
         if mine is None:
-            return t("topstop.panel.none", lang)
-        if not mine:
-            return t("topstop.panel.empty", lang)
-        return t("topstop.panel.words", lang, words=_words_text(mine))
+            said = t("topstop.panel.none", lang)
+        elif not mine:
+            said = t("topstop.panel.empty", lang)
+        else:
+            said = t("topstop.panel.words", lang, words=_words_text(mine))
+        items: list[discord.ui.Item[Any]] = []
+        if view["phase"] == "writing":  # how far the others are: the console follows the table live
+            submitted = current.get("submitted") or {}
+            names = ", ".join(f"{_name(record, p)} ({n})" for p, n in submitted.items())
+            said += "\n" + t(
+                "topstop.table.submitted", lang, names=names or t("topstop.table.nobody_yet", lang)
+            )
+        if view["phase"] == "writing" and mine is not None:
+            write = components.spec(GAME, "write").encode(record.id, round=current.get("number"))
+            label = t("topstop.console.write", lang)
+            items.append(components.button(write, label, style=discord.ButtonStyle.primary, emoji="✍️"))
+        return Table(discord.Embed(description=said, colour=COLOUR), items)
+
+    async def news_lines(self, session_id: int, events: list[Event], lang: str) -> list[str]:
+        """A Level card drawn face down for the player by a timer, one stolen from them, a peek."""
+        return cards.private_news(events, await self.bot.sessions.session(session_id), lang)
 
     # -- buttons ------------------------------------------------------------------------------------------
 

@@ -210,8 +210,20 @@ class TopWordsCog(TableCog, name="TopWords"):
     def panel_text(self, lang: str) -> str:
         return t("topwords.button_rack", lang_of(lang))
 
-    async def private_panel(self, record: SessionRecord, view: dict[str, Any], lang: str) -> str:
-        return table.rack_text(lang_of(lang), view)
+    async def private_panel(self, record: SessionRecord, view: dict[str, Any], lang: str) -> Table:
+        """The rack, whose turn it is, and Pass while it is the player's turn."""
+        return table.console(record, view, lang_of(lang))
+
+    async def news_lines(self, session_id: int, events: list[Event], lang: str) -> list[str]:
+        return table.rack_news(lang_of(lang), events)
+
+    def awaiting(self, view: dict[str, Any]) -> list[str]:
+        return [view["turn"]] if view.get("turn") else []
+
+    @button("console_pass")
+    async def on_console_pass(self, click: Click) -> None:
+        """Pass from the console: it is redrawn in place (a refusal inside it)."""
+        await self.console_press(click, {"do": "pass"})
 
     async def after_start(self, click: Click, result: ActResult) -> None:
         """The host (who pressed Start) sees their rack."""

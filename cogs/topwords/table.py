@@ -18,6 +18,7 @@ from bot.i18n import N_, t
 from bot.store import SessionRecord
 from bot.ui import components
 from bot.ui.embeds import relative_time
+from bot.ui.table import Table
 from cogs.topwords.texts import Lang
 
 GAME = "topwords"
@@ -363,3 +364,31 @@ def allow_item(
 
 def board_file(png: bytes, lang: Lang) -> discord.File:
     return discord.File(io.BytesIO(png), filename=BOARD_FILE, description=t("topwords.board_picture", lang))
+
+
+# -- the private console --------------------------------------------------------------------------------
+
+
+def console(record: SessionRecord, view: View, lang: Lang) -> Table:
+    """A player's console: their rack, whose turn it is, and a Pass button while it is theirs."""
+    lines = [rack_text(lang, view)]
+    turn = view.get("turn")
+    if turn is not None:
+        key = N_("topwords.console.your_turn") if turn == view.get("you") else N_("topwords.console.turn_of")
+        lines.append(t(key, lang, name=namer(record)(turn)))
+    embed = discord.Embed(
+        title=t("topwords.console.title", lang), description="\n".join(lines), colour=COLOUR
+    )
+    items: list[discord.ui.Item[Any]] = []
+    if turn is not None and turn == view.get("you"):
+        items.append(_button(record.id, "console_pass", t("topwords.console.pass", lang), emoji="⏭️"))
+    return Table(embed, items)
+
+
+def rack_news(lang: Lang, events: Iterable[Event]) -> list[str]:
+    """A player's rack changed by another's action or a timer (a move taken back, a turn passed for them)."""
+    return [
+        t("topwords.console.rack_news", lang, rack=" ".join(event["rack"]) or "—")
+        for event in events
+        if event.get("type") == "rack"
+    ]

@@ -54,6 +54,10 @@ ANSWER_DEADLINE = 3.0  # seconds to answer or defer an interaction
 TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token accepts follow-ups and edits
 POLL_INTERVAL = 0.05  # seconds between re-checks of a wait_until() predicate
 GLOBAL_RATE = 50  # requests per second for a bot, interaction routes excluded
+# Per-route limits (Discord announces them in X-RateLimit-* headers; a client must not hard-code them):
+# a channel's messages (each of create, edit, delete: 5 per 5 s) and an interaction token's webhook.
+CHANNEL_MESSAGE_RATE = (5, 5.0)
+WEBHOOK_RATE = (5, 2.0)
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 
 # Which callback types an interaction type accepts (4/5 reply, 6/7 update, 8 choices, 9 modal).
@@ -158,6 +162,37 @@ def _refuse_empty(message: dict[str, Any], uploads: list[Upload] | None = None) 
         raise DiscordError(400, 50006, "Cannot send an empty message", kind="empty-message")
 
 
+@dataclass
+class RateBucket:
+    """One of Discord's per-route rate limits: `limit` requests per window of `period` seconds, the window
+    starting with its first request."""
+
+    name: str
+    limit: int
+    period: float
+    reset_at: float = 0.0
+    used: int = 0
+
+    def take(self, now: float) -> float | None:
+        """Counts a request; the seconds to wait when the bucket is empty (the request is refused)."""
+        if now >= self.reset_at:
+            self.reset_at, self.used = now + self.period, 0
+        if self.used >= self.limit:
+            return self.reset_at - now
+        self.used += 1
+        return None
+
+    def headers(self, now: float, wall: float) -> dict[str, str]:
+        reset_after = max(0.0, self.reset_at - now)
+        return {
+            "X-RateLimit-Limit": str(self.limit),
+            "X-RateLimit-Remaining": str(max(0, self.limit - self.used)),
+            "X-RateLimit-Reset": f"{wall + reset_after:.3f}",
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+            "X-RateLimit-Bucket": self.name,
+        }
+
+
 def json_response(data: Any, status: int = 200) -> web.Response:
     # discord.py parses JSON only when Content-Type is exactly application/json (no charset).
     return web.Response(
@@ -222,6 +257,8 @@ class FakeDiscord:
         # settle() waits for it too, since a render in a thread may outlast the quiet window.
         self.busy_checks: list[Callable[[], bool]] = []
         self._recent: collections.deque[float] = collections.deque()
+        self.buckets: dict[tuple[str, str], RateBucket] = {}
+        self.rate_limited: list[tuple[str, str]] = []  # (method, path) of every 429 given, for tests
         self._runner: web.AppRunner | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.port = 0
@@ -659,11 +696,13 @@ class FakeDiscord:
         )
         record = RequestRecord(method, path, op_id, None, dict(request.query))
         self.requests.append(record)
+        bucket: RateBucket | None = None
         try:
             body, uploads = await self._read_body(request)
             record.body = body
             request[BODY], request[UPLOADS] = body, uploads
             self._check_rate(method, path)
+            bucket = self._route_bucket(method, path)
             self._check_auth(request, path)
             if self.spec is not None and operation is None:
                 raise DiscordError(
@@ -700,6 +739,9 @@ class FakeDiscord:
                 # discord.py retries a 429 only when it came through Discord's proxy (a Via header).
                 response.headers["Via"] = "1.1 google"
                 response.headers["Retry-After"] = str(error.extra["retry_after"])
+                self.rate_limited.append((method, path))
+        if bucket is not None:
+            response.headers.update(bucket.headers(self.clock.now(), self.clock.wall().timestamp()))
         record.status = response.status
         self._check_response_shape(operation, method, path, response)
         return response
@@ -761,6 +803,27 @@ class FakeDiscord:
             error.extra = {"retry_after": retry_after, "global": True}
             raise error
         self._recent.append(now)
+
+    def _route_bucket(self, method: str, path: str) -> RateBucket | None:
+        """The per-route limit a request counts against (a channel's messages, an interaction token's
+        webhook); an empty bucket answers 429, which the bot should never see: it reads the headers."""
+        parts = path.strip("/").split("/")
+        if parts[0] == "webhooks" and len(parts) >= 3:
+            key, (limit, period) = ("webhook", parts[2]), WEBHOOK_RATE
+        elif parts[0] == "channels" and len(parts) >= 3 and parts[2] == "messages" and method != "GET":
+            key, (limit, period) = (f"{method} messages", parts[1]), CHANNEL_MESSAGE_RATE
+        else:
+            return None
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            bucket = self.buckets[key] = RateBucket(key[0].replace(" ", "-"), limit, period)
+        wait = bucket.take(self.clock.now())
+        if wait is not None:
+            error = DiscordError(429, 0, "You are being rate limited.", kind="rate-limit")
+            error.extra = {"retry_after": round(wait, 3), "global": False}
+            error.detail = f"the {key[0]} bucket of {key[1][:12]} is empty for {wait:.2f}s"
+            raise error
+        return bucket
 
     def _check_auth(self, request: web.Request, path: str) -> None:
         if path.startswith(("/interactions/", "/webhooks/")):

@@ -210,6 +210,19 @@ async def test_a_due_timer_applies_its_system_action(env):
     assert "turn:1" in (await store.sessions.get(sid)).timers
 
 
+async def test_a_timers_whole_result_private_events_included_reaches_the_result_listeners(env):
+    manager, *_ = env
+    sid = await started(manager)
+    seen = []
+
+    async def listener(result):
+        seen.append(result)
+
+    manager.result_listeners.append(listener)
+    result = await manager.fire_timer(sid, "turn:0")
+    assert seen == [result] and seen[0].private is result.private
+
+
 async def test_a_timer_whose_state_moved_on_does_nothing(env):
     manager, *_ = env
     sid = await started(manager)
