@@ -138,13 +138,16 @@ class Spec:
     def decode(self, arg: str | None) -> dict[str, Any]:
         fields = arg.split(SEPARATOR) if arg else []
         required = sum(1 for a in self.args if not a.optional)
+        if len(fields) > len(self.args):
+            raise MalformedId(f"{self.action} takes {len(self.args)} argument(s), not {len(fields)}")
+        parsed = {spec.name: spec.parse(field) for spec, field in zip(self.args, fields, strict=False)}
         missing = self.args[len(fields) :]
         if all(arg.optional or arg.fresh for arg in missing) and any(arg.fresh for arg in missing):
             names = ", ".join(arg.name for arg in missing if arg.fresh)
             raise MissingFreshness(f"{self.action} lacks {names}")
-        if not required <= len(fields) <= len(self.args):
+        if len(fields) < required:
             raise MalformedId(f"{self.action} takes {len(self.args)} argument(s), not {len(fields)}")
-        return {spec.name: spec.parse(field) for spec, field in zip(self.args, fields, strict=False)}
+        return parsed
 
 
 @dataclass(frozen=True)
