@@ -22,8 +22,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.errors import BadAction, GameOver, NotAPlayer, StaleAction, WrongPhase
-from bot.engine.game import STALE_MESSAGE, Event
+from bot.engine.errors import BadAction, GameError, GameOver, NotAPlayer, StaleAction, WrongPhase
+from bot.engine.game import STALE_MESSAGE, Event, step
 from bot.engine.sessions import ActResult
 from bot.engine.votes import VoteResult
 from bot.i18n import LANGUAGES, N_, language_of, t
@@ -76,7 +76,11 @@ class Table:
 
 
 def button(
-    action: str, *args: Arg, modal: bool = False, opens_form: bool = False, opens: str | None = None
+    action: str,
+    *args: Arg,
+    modal: bool = False,
+    opens_form: bool = False,
+    opens: str | dict[str, Any] | None = None,
 ) -> Callable[[Any], Any]:
     """Declare a cog method as the handler of `<game>:<session>:<action>[:args]` (a button, select or modal).
 
@@ -84,7 +88,9 @@ def button(
     not acknowledged before it runs (every other click is).
     `opens`: the rules' action the form or private prompt leads to; the layer refuses the click (before the
     handler runs) when the clicker is not seated, when its `fresh` arguments are not the state's, or when
-    the rules do not offer that action to the clicker now (`table_actions`).
+    the rules do not offer that action to the clicker now (`table_actions`). The refusal is then the rules'
+    own answer to it (e.g. "your list is final"), tried on the state and never committed: given as an
+    example action (`{"do": "submit", "words": []}`) where the action needs arguments to get that far.
     """
 
     def mark(method: Any) -> Any:
@@ -252,12 +258,19 @@ class TableCog(commands.Cog):
         if interaction.channel_id is not None and interaction.channel_id != record.channel_id:
             raise BadAction("ui.not_this_table")
         message = interaction.message
-        if message is not None and not message.flags.ephemeral and message.id != record.message_id:
+        if message is None or message.flags.ephemeral or message.id == record.message_id:
+            return record
+        redraw = self._redraws.get(session_id)
+        if redraw is not None and redraw.task is not None and not redraw.task.done():
+            # A table just posted: its id is stored by the redraw under way.
+            await asyncio.shield(redraw.task)
+            record = await self.bot.sessions.session(session_id)
+        if message.id != record.message_id:
             raise StaleAction(STALE_MESSAGE)
         return record
 
     def _guarded(
-        self, handler: Callable[[Click], Awaitable[None]], opens: str, fresh: tuple[str, ...]
+        self, handler: Callable[[Click], Awaitable[None]], opens: str | dict[str, Any], fresh: tuple[str, ...]
     ) -> Callable[[Click], Awaitable[None]]:
         async def guarded(click: Click) -> None:
             await self.check_open(click, opens, fresh)
@@ -265,9 +278,12 @@ class TableCog(commands.Cog):
 
         return guarded
 
-    async def check_open(self, click: Click, action: str, fresh: tuple[str, ...] = ()) -> None:
+    async def check_open(
+        self, click: Click, action: str | dict[str, Any], fresh: tuple[str, ...] = ()
+    ) -> None:
         """Before a form or a private prompt opens: the clicker plays here, the click was made against the
         state as it is (its `fresh` arguments), and the rules offer `action` to the clicker now."""
+        example = {"do": action} if isinstance(action, str) else action
         record = await self.seated(click.interaction, click.session_id)
         game = self.bot.sessions.games[record.game]
         state = await self.bot.sessions.state(record.id)
@@ -276,8 +292,18 @@ class TableCog(commands.Cog):
         now = game.freshness(state)
         if any(click.args.get(name) != now.get(name) for name in fresh):
             raise StaleAction(STALE_MESSAGE)
-        if action not in game.table_actions(state, click.player):
-            raise WrongPhase("ui.not_open_to_you")
+        if example["do"] in game.table_actions(state, click.player):
+            return
+        try:  # the rules' own refusal of the example, if it says more than a malformed action would
+            step(game, state, record.seed, record.version, {**example, "player": click.player})
+        except GameError as error:
+            if type(error) is not BadAction:
+                error.params = {
+                    key: record.name(value) if isinstance(value, str) and value in record.players else value
+                    for key, value in error.params.items()
+                }
+                raise
+        raise WrongPhase("ui.not_open_to_you")
 
     @staticmethod
     def may_manage(interaction: discord.Interaction[Any], host_id: str) -> bool:

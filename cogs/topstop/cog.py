@@ -192,7 +192,7 @@ class TopStopCog(TableCog, name="Top Stop"):
         said = N_("topstop.vote.cast_closed") if closed else N_("topstop.vote.cast")
         await click.interaction.followup.send(t(said, self.user_lang(click.interaction)), ephemeral=True)
 
-    @button("write", ROUND, PAGE, opens_form=True, opens="submit")
+    @button("write", ROUND, PAGE, opens_form=True, opens={"do": "submit", "words": []})
     async def on_write(self, click: Click) -> None:
         """The form opens at once (a modal must be the first answer), prefilled with the saved words; the
         layer has checked that the rules take this player's list now."""
@@ -262,7 +262,7 @@ class TopStopCog(TableCog, name="Top Stop"):
 
     # -- the advanced game's cards ------------------------------------------------------------------------
 
-    @button("the_draw", ROUND, opens="draw")
+    @button("the_draw", ROUND, opens={"do": "draw", "level": False})
     async def on_the_draw(self, click: Click) -> None:
         """The spinner's Draw, privately: a Level card first or not, then the Ba Oossee card."""
         view = await self.bot.sessions.view(click.session_id, click.player)
