@@ -570,25 +570,27 @@ class TableCog(commands.Cog):
 
     async def repair_tables(self) -> None:
         """At start: a running game whose stored table message is gone, or is not its table (the bot stopped
-        between posting a table and storing its id), gets a new table; the others are drawn again."""
+        between posting a table and storing its id), gets a new table. The others are left as they are (a
+        restart must not cost an edit per open game)."""
         await self.bot.wait_until_ready()
         for session_id in await self.bot.store.sessions.open_ids(self.game_name):
             try:
                 record = await self.bot.sessions.session(session_id)
                 if record.status != "active":
                     continue
-                await self.refresh(session_id, await self._repair_events(record))
+                if await self._lost_table(record):
+                    await self.refresh(session_id, [{"type": TABLE_REPOSTED}])
             except Exception:
                 log.exception("could not check the table of session %d", session_id)
 
-    async def _repair_events(self, record: SessionRecord) -> list[Event]:
+    async def _lost_table(self, record: SessionRecord) -> bool:
         if record.message_id is None:
-            return [{"type": TABLE_REPOSTED}]
+            return True
         channel = self.bot.get_partial_messageable(record.channel_id)
         try:
             message = await channel.fetch_message(record.message_id)
         except discord.NotFound:
-            return [{"type": TABLE_REPOSTED}]
+            return True
         ours = f"{self.game_name}:{record.id}:"
         ids = [
             getattr(child, "custom_id", None) or ""
@@ -596,9 +598,8 @@ class TableCog(commands.Cog):
             for child in getattr(row, "children", [row])
         ]
         lobby = components.spec(self.game_name, "join").encode(record.id)
-        if lobby in ids or not any(custom_id.startswith(ours) for custom_id in ids):
-            return [{"type": TABLE_REPOSTED}]  # the lobby, or a message the table has left
-        return []
+        # The lobby, or a message the table has left (retired: no buttons of this game).
+        return lobby in ids or not any(custom_id.startswith(ours) for custom_id in ids)
 
     async def table_view(self, record: SessionRecord, player: str | None = None) -> dict[str, Any]:
         """The rules' view with the layer's standard keys: `deadlines` by meaning ({"turn": at, …}),
