@@ -250,6 +250,13 @@ class Sessions:
         )
         return int(row[0]) if row else 0
 
+    async def open_ids(self, game: str) -> list[int]:
+        """The sessions of `game` still open (lobby or active), oldest first."""
+        rows = await self._db.fetch_all(
+            "SELECT id FROM sessions WHERE game = ? AND status IN ('lobby', 'active') ORDER BY id", (game,)
+        )
+        return [int(row[0]) for row in rows]
+
     async def count_open(self) -> int:
         row = await self._db.fetch_one("SELECT COUNT(*) FROM sessions WHERE status IN ('lobby', 'active')")
         return int(row[0]) if row else 0

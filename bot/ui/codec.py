@@ -3,6 +3,10 @@
 A button's id is all a click brings back (the bot may have restarted since the message was posted), and a
 client can send any id it likes. So an id is parsed against its action's declaration — each argument's type
 and bounds — and anything that does not fit is refused with one clear message, never a traceback.
+Numbers are ASCII digits without leading zeros: one number has one spelling, so `２`, `٢`, `²` or `02`
+are no id of ours. A control that needs no session (a leaderboard's page) leaves the session empty:
+`leaderboard::page:2`. An argument declared `fresh` names the state it was made against (a round, a move):
+an id without it is refused as stale, never taken as "any round".
 No discord import: this module is tested on its own.
 """
 
@@ -18,13 +22,20 @@ MAX_CUSTOM_ID = 100  # Discord's limit on a component's or a modal's custom_id
 SEPARATOR = "."
 
 _HEAD = re.compile(
-    r"(?P<game>[a-z]{2,16}):(?P<session>\d{1,19}):(?P<action>[a-z_]{1,24})(?::(?P<arg>.*))?", re.S
+    r"(?P<game>[a-z]{2,16}):(?P<session>[1-9][0-9]{0,18})?:(?P<action>[a-z_]{1,24})(?::(?P<arg>.*))?",
+    re.S,
 )
 _FIELD = re.compile(r"[^.:\s]{1,50}")
+# A number as this bot writes it: `\d` and str.isdigit() would also take other scripts' digits.
+_NUMBER = re.compile(r"0|[1-9][0-9]{0,9}")
 
 
 class MalformedId(ValueError):
     """A custom_id that is not one this bot builds (forged, damaged, or from another bot)."""
+
+
+class MissingFreshness(MalformedId):
+    """An id without the freshness value its action carries (e.g. a round): refused as stale."""
 
 
 @dataclass(frozen=True)
@@ -38,10 +49,11 @@ class Arg:
     choices: tuple[str, ...] = ()
     pattern: str = r"[^.:\s]{1,50}"
     optional: bool = False
+    fresh: bool = False  # names the state the click was made against (the rules' `freshness` key)
 
     def parse(self, text: str) -> int | str:
         if self.kind == "int":
-            if not text.isdigit() or len(text) > 10 or not self.low <= int(text) <= self.high:
+            if not _NUMBER.fullmatch(text) or not self.low <= int(text) <= self.high:
                 raise MalformedId(f"{self.name} must be a number from {self.low} to {self.high}")
             return int(text)
         if self.kind == "choice":
@@ -68,6 +80,12 @@ def number(name: str, low: int = 0, high: int = 2**31 - 1, *, optional: bool = F
     return Arg(name, "int", low=low, high=high, optional=optional)
 
 
+def fresh(name: str, low: int = 0, high: int = 2**31 - 1) -> Arg:
+    """A freshness value (the rules' `freshness()` key of that name): required, so that an id without it
+    can never skip the stale check."""
+    return Arg(name, "int", low=low, high=high, fresh=True)
+
+
 def choice(name: str, *choices: str, optional: bool = False) -> Arg:
     return Arg(name, "choice", choices=choices, optional=optional)
 
@@ -83,8 +101,14 @@ class Spec:
     game: str
     action: str
     args: tuple[Arg, ...] = ()
+    sessionless: bool = False  # a control that needs no session: `<game>::<action>[:args]`
 
-    def encode(self, session_id: int, **values: Any) -> str:
+    @property
+    def freshness(self) -> tuple[str, ...]:
+        """The names of the arguments that carry the rules' freshness values."""
+        return tuple(arg.name for arg in self.args if arg.fresh)
+
+    def encode(self, session_id: int | None = None, /, **values: Any) -> str:
         unknown = set(values) - {arg.name for arg in self.args}
         if unknown:
             raise ValueError(f"{self.game}:{self.action} has no argument {', '.join(sorted(unknown))}")
@@ -96,9 +120,15 @@ class Spec:
                     raise ValueError(f"{self.game}:{self.action} needs {arg.name}")
                 break  # optional arguments are trailing: the first one left out ends the list
             fields.append(arg.format(value))
-        if not 1 <= session_id <= MAX_SESSION_ID:
+        if self.sessionless:
+            if session_id is not None:
+                raise ValueError(f"{self.game}:{self.action} takes no session")
+            session = ""
+        elif session_id is None or not 1 <= session_id <= MAX_SESSION_ID:
             raise ValueError(f"session {session_id} out of range")
-        custom_id = f"{self.game}:{session_id}:{self.action}"
+        else:
+            session = str(session_id)
+        custom_id = f"{self.game}:{session}:{self.action}"
         if fields:
             custom_id += ":" + SEPARATOR.join(fields)
         if len(custom_id) > MAX_CUSTOM_ID:
@@ -108,15 +138,22 @@ class Spec:
     def decode(self, arg: str | None) -> dict[str, Any]:
         fields = arg.split(SEPARATOR) if arg else []
         required = sum(1 for a in self.args if not a.optional)
-        if not required <= len(fields) <= len(self.args):
+        if len(fields) > len(self.args):
             raise MalformedId(f"{self.action} takes {len(self.args)} argument(s), not {len(fields)}")
-        return {spec.name: spec.parse(field) for spec, field in zip(self.args, fields, strict=False)}
+        parsed = {spec.name: spec.parse(field) for spec, field in zip(self.args, fields, strict=False)}
+        missing = self.args[len(fields) :]
+        if all(arg.optional or arg.fresh for arg in missing) and any(arg.fresh for arg in missing):
+            names = ", ".join(arg.name for arg in missing if arg.fresh)
+            raise MissingFreshness(f"{self.action} lacks {names}")
+        if len(fields) < required:
+            raise MalformedId(f"{self.action} takes {len(self.args)} argument(s), not {len(fields)}")
+        return parsed
 
 
 @dataclass(frozen=True)
 class Parsed:
     game: str
-    session_id: int
+    session_id: int | None  # None: a control that needs no session
     action: str
     arg: str | None
 
@@ -128,8 +165,8 @@ def parse(custom_id: str) -> Parsed:
     match = _HEAD.fullmatch(custom_id)
     if match is None:
         raise MalformedId("not an id of this bot")
-    session_id = int(match["session"])
-    if not 1 <= session_id <= MAX_SESSION_ID:
+    session_id = int(match["session"]) if match["session"] is not None else None
+    if session_id is not None and session_id > MAX_SESSION_ID:
         raise MalformedId("no such session")
     arg = match["arg"]
     if arg is not None and not all(_FIELD.fullmatch(field) for field in arg.split(SEPARATOR)):

@@ -16,10 +16,11 @@ from typing import Any
 
 import discord
 
-from bot.engine.errors import BadAction
+from bot.engine.errors import BadAction, StaleAction
+from bot.engine.game import STALE_MESSAGE
 from bot.i18n import N_
 from bot.ui import codec
-from bot.ui.codec import Arg, MalformedId, Spec
+from bot.ui.codec import Arg, MalformedId, MissingFreshness, Spec
 from bot.ui.replies import acknowledge, reply_error
 from bot.ui.turns import my_turn
 
@@ -41,7 +42,7 @@ class Click:
     """A click on a button or select, or a modal's submission, with its id's arguments parsed and typed."""
 
     interaction: discord.Interaction[Any]
-    session_id: int
+    session_id: int  # 0 for a control that needs no session (`<game>::<action>`)
     args: dict[str, Any]
     values: dict[str, str] = field(default_factory=dict)  # a modal's text inputs by custom_id
 
@@ -70,14 +71,21 @@ _modals: dict[tuple[str, str], Route] = {}
 
 
 def register(
-    game: str, action: str, handler: Handler, *args: Arg, modal: bool = False, opens_form: bool = False
+    game: str,
+    action: str,
+    handler: Handler,
+    *args: Arg,
+    modal: bool = False,
+    opens_form: bool = False,
+    sessionless: bool = False,
 ) -> Spec:
     """Route `<game>:<session>:<action>[:args]` to `handler`; returns the spec that builds such ids.
 
     `modal`: the handler takes a form's submission; `opens_form`: the click's answer is a form (a modal).
-    Every other click is acknowledged before its handler runs.
+    Every other click is acknowledged before its handler runs. `sessionless`: a control that needs no
+    session (`<game>::<action>[:args]`, e.g. a leaderboard's page); its click has session_id 0.
     """
-    spec = Spec(game, action, tuple(args))
+    spec = Spec(game, action, tuple(args), sessionless=sessionless)
     (_modals if modal else _components)[(game, action)] = Route(spec, handler, opens_form)
     return spec
 
@@ -95,13 +103,19 @@ def unregister_game(game: str) -> None:
 def resolve(
     custom_id: str, *, modal: bool = False, locale: object = None
 ) -> tuple[Route, int, dict[str, Any]]:
-    """The handler and typed arguments of an id, or DamagedComponent with the reason in the log."""
+    """The handler and typed arguments of an id, or DamagedComponent with the reason in the log (an id
+    without the freshness value its action carries is refused as stale)."""
     try:
         parsed = codec.parse(custom_id)
         route = (_modals if modal else _components).get((parsed.game, parsed.action))
         if route is None:
             raise MalformedId(f"no handler for {parsed.game}:{parsed.action}")
-        return route, parsed.session_id, route.spec.decode(parsed.arg)
+        if route.spec.sessionless != (parsed.session_id is None):
+            raise MalformedId("a session where none belongs, or none where one must be")
+        return route, parsed.session_id or 0, route.spec.decode(parsed.arg)
+    except MissingFreshness as error:
+        log.info("refused a component id %r: %s", custom_id[:100], error)
+        raise StaleAction(STALE_MESSAGE) from None
     except MalformedId as error:
         log.info("refused a component id %r: %s", custom_id[:100], error)
         raise DamagedComponent(N_("ui.damaged")) from None

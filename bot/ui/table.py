@@ -17,12 +17,13 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.errors import BadAction, GameOver, NotAPlayer
-from bot.engine.game import Event
+from bot.engine.errors import BadAction, GameError, GameOver, NotAPlayer, StaleAction, WrongPhase
+from bot.engine.game import STALE_MESSAGE, Event, step
 from bot.engine.sessions import ActResult
 from bot.engine.votes import VoteResult
 from bot.games import every_game
@@ -51,9 +52,18 @@ LOBBY_BUTTONS = {
     "start": N_("ui.lobby.start"),
     "cancel": N_("ui.lobby.cancel"),
 }
+# Discord calls for the table are retried with backoff: the first wait, doubled each time up to the last.
 POST_RETRY_SECONDS = 1.0
-# The layer's own event: the game has just started, its table is posted below the closed lobby.
+POST_RETRY_MAX_SECONDS = 30.0
+DISCORD_ATTEMPTS = 5
+# After that, the table is drawn again later (then every doubled wait, up to this), until it is shown.
+REDRAW_LATER_MAX_SECONDS = 600.0
+# What a call to Discord may raise that says nothing about the game (the table is redrawn later).
+DISCORD_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
+# The layer's own events: the game has just started, its table is posted below the closed lobby; the stored
+# table message was missing or not the table (a restart between posting and storing its id): a new one.
 TABLE_OPENED = "table_opened"
+TABLE_REPOSTED = "table_reposted"
 # The commands every game gets; their descriptions come from the catalogue.
 STATUS = command_text("ui.cmd.status")
 LEAVE = command_text("ui.cmd.leave")
@@ -69,18 +79,38 @@ class Table:
     file: discord.File | None = None
 
 
-def button(action: str, *args: Arg, modal: bool = False, opens_form: bool = False) -> Callable[[Any], Any]:
+def button(
+    action: str,
+    *args: Arg,
+    modal: bool = False,
+    opens_form: bool = False,
+    opens: str | dict[str, Any] | None = None,
+) -> Callable[[Any], Any]:
     """Declare a cog method as the handler of `<game>:<session>:<action>[:args]` (a button, select or modal).
 
     `modal`: it takes a form's submission. `opens_form`: it answers the click with a form, so the click is
     not acknowledged before it runs (every other click is).
+    `opens`: the rules' action the form or private prompt leads to; the layer refuses the click (before the
+    handler runs) when the clicker is not seated, when its `fresh` arguments are not the state's, or when
+    the rules do not offer that action to the clicker now (`table_actions`). The refusal is then the rules'
+    own answer to it (e.g. "your list is final"), tried on the state and never committed: given as an
+    example action (`{"do": "submit", "words": []}`) where the action needs arguments to get that far.
     """
 
     def mark(method: Any) -> Any:
-        method.__table_route__ = (action, args, modal, opens_form)
+        method.__table_route__ = (action, args, modal, opens_form, opens)
         return method
 
     return mark
+
+
+@dataclass
+class _Trouble:
+    """Why a table is not shown, how many redraws failed in a row, and who was told already."""
+
+    error: str
+    failures: int = 0
+    told: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -139,6 +169,9 @@ class TableCog(commands.Cog):
         self.pace = Pace(self.redraw_interval)
         self.consoles = ConsoleDesk(self._draw_console, self.news_lines, self._reopen_hint)
         self.turn_notices = TurnNotices(self._wants_turn_notices)
+        # Tables Discord would not show after every retry, and their redraws later.
+        self._troubles: dict[int, _Trouble] = {}
+        self._later: dict[int, asyncio.Task[None]] = {}
         game = self.game_name
         components.register(game, "join", self._join)
         components.register(game, "leave", self._leave)
@@ -149,15 +182,17 @@ class TableCog(commands.Cog):
         for name in dir(type(self)):
             route = getattr(getattr(type(self), name), "__table_route__", None)
             if route is not None:
-                action, args, modal, opens_form = route
-                components.register(
-                    game, action, getattr(self, name), *args, modal=modal, opens_form=opens_form
-                )
+                action, args, modal, opens_form, opens = route
+                handler = getattr(self, name)
+                if opens is not None:
+                    handler = self._guarded(handler, opens, tuple(arg.name for arg in args if arg.fresh))
+                components.register(game, action, handler, *args, modal=modal, opens_form=opens_form)
 
     async def cog_load(self) -> None:
         self.bot.table_listeners[self.game_name] = self.on_events
         self.bot.sessions.result_listeners.append(self._on_timer_result)
         self.bot.votes.handlers[self._end_vote_kind] = self._end_vote_closed
+        self._background(self.repair_tables())
 
     async def cog_unload(self) -> None:
         self.bot.table_listeners.pop(self.game_name, None)
@@ -169,6 +204,8 @@ class TableCog(commands.Cog):
         for redraw in self._redraws.values():
             if redraw.task is not None:
                 redraw.task.cancel()
+        for later in self._later.values():
+            later.cancel()
 
     # -- to implement ---------------------------------------------------------------------------------
 
@@ -238,12 +275,67 @@ class TableCog(commands.Cog):
 
     async def seated(self, interaction: discord.Interaction[Any], session_id: int) -> SessionRecord:
         """The session, if the user plays in it; else a refusal (spectators may watch)."""
-        record = await self.bot.sessions.session(session_id)
-        if record.game != self.game_name:
-            raise BadAction("ui.not_this_game")
+        record = await self.own_session(interaction, session_id)
         if str(interaction.user.id) not in record.players:
             raise NotAPlayer("ui.not_a_player")
         return record
+
+    async def own_session(self, interaction: discord.Interaction[Any], session_id: int) -> SessionRecord:
+        """The session an id names, if the click may act on it: a session of this cog's game, in the channel
+        clicked, from its own table message (or a private message, which only the clicker sees). Any other
+        id (forged, another game's, an older message's) is refused and changes nothing."""
+        record = await self.bot.sessions.session(session_id)
+        if record.game != self.game_name:
+            raise BadAction("ui.not_this_game")
+        if interaction.channel_id is not None and interaction.channel_id != record.channel_id:
+            raise BadAction("ui.not_this_table")
+        message = interaction.message
+        if message is None or message.flags.ephemeral or message.id == record.message_id:
+            return record
+        redraw = self._redraws.get(session_id)
+        if redraw is not None and redraw.task is not None and not redraw.task.done():
+            # A table just posted: its id is stored by the redraw under way.
+            await asyncio.shield(redraw.task)
+            record = await self.bot.sessions.session(session_id)
+        if message.id != record.message_id:
+            raise StaleAction(STALE_MESSAGE)
+        return record
+
+    def _guarded(
+        self, handler: Callable[[Click], Awaitable[None]], opens: str | dict[str, Any], fresh: tuple[str, ...]
+    ) -> Callable[[Click], Awaitable[None]]:
+        async def guarded(click: Click) -> None:
+            await self.check_open(click, opens, fresh)
+            await handler(click)
+
+        return guarded
+
+    async def check_open(
+        self, click: Click, action: str | dict[str, Any], fresh: tuple[str, ...] = ()
+    ) -> None:
+        """Before a form or a private prompt opens: the clicker plays here, the click was made against the
+        state as it is (its `fresh` arguments), and the rules offer `action` to the clicker now."""
+        example = {"do": action} if isinstance(action, str) else action
+        record = await self.seated(click.interaction, click.session_id)
+        game = self.bot.sessions.games[record.game]
+        state = await self.bot.sessions.state(record.id)
+        if state is None:
+            raise WrongPhase("engine.not_started")
+        now = game.freshness(state)
+        if any(click.args.get(name) != now.get(name) for name in fresh):
+            raise StaleAction(STALE_MESSAGE)
+        if example["do"] in game.table_actions(state, click.player):
+            return
+        try:  # the rules' own refusal of the example, if it says more than a malformed action would
+            step(game, state, record.seed, record.version, {**example, "player": click.player})
+        except GameError as error:
+            if type(error) is not BadAction:
+                error.params = {
+                    key: record.name(value) if isinstance(value, str) and value in record.players else value
+                    for key, value in error.params.items()
+                }
+                raise
+        raise WrongPhase("ui.not_open_to_you")
 
     @staticmethod
     def may_manage(interaction: discord.Interaction[Any], host_id: str) -> bool:
@@ -282,6 +374,7 @@ class TableCog(commands.Cog):
         was done).
         """
         await acknowledge(interaction)  # already done by the router and the command tree
+        await self.own_session(interaction, session_id)
         actor = str(interaction.user.id)
         self.consoles.attach_news(interaction, session_id, actor)
         result = await self.bot.sessions.act(session_id, actor, action, interaction_id=str(interaction.id))
@@ -292,6 +385,7 @@ class TableCog(commands.Cog):
             self._background(self.refresh(session_id, result.events))
         else:
             await self.refresh(session_id, result.events)
+        await self._tell_trouble(interaction, session_id, later=private)
         return result
 
     @property
@@ -327,6 +421,8 @@ class TableCog(commands.Cog):
                 # The turn message first: a table that moves to a new message then stays the last one.
                 await self._tell_turn(session_id)
                 await self._draw(session_id, events)
+            except DISCORD_ERRORS as error:
+                self._report(session_id, error, events)
             except Exception:
                 log.exception("redrawing the table of session %d failed", session_id)
             finally:
@@ -340,7 +436,7 @@ class TableCog(commands.Cog):
         record = await self.bot.sessions.session(session_id)
         if record.status == "lobby" or record.status == "cancelled":
             return
-        view = await self.bot.sessions.view(session_id, None)
+        view = await self.table_view(record)
         lang = await self.table_lang(record)
         table = await self.render(record, view, events, lang)
         if record.is_open and self.offers_panel(view):
@@ -355,16 +451,22 @@ class TableCog(commands.Cog):
         channel = self.bot.get_partial_messageable(record.channel_id)
         buttons = components.view_of(*table.items)
         kinds = {event.get("type") for event in events}
-        if TABLE_OPENED in kinds:  # the stored message is the lobby's, closed already
-            await self._post(channel, record, table, buttons, lang)
+        if TABLE_OPENED in kinds or TABLE_REPOSTED in kinds:  # the stored message is not the table
+            await self._post(channel, record, table, buttons, lang, opening=TABLE_OPENED in kinds)
             return
         new_message = not kinds.isdisjoint(self.new_message_events)
         if record.message_id is not None and not new_message:
-            try:
+            message = channel.get_partial_message(record.message_id)
+
+            async def edit() -> None:
+                if table.file is not None:
+                    table.file.reset()
                 attachments = [table.file] if table.file is not None else discord.utils.MISSING
-                await channel.get_partial_message(record.message_id).edit(
-                    embed=table.embed, view=buttons, attachments=attachments
-                )
+                await message.edit(embed=table.embed, view=buttons, attachments=attachments)
+
+            try:
+                await self._with_retries(edit, f"editing the table of session {record.id}")
+                self._shown(record.id)
                 return
             except discord.NotFound:
                 log.info("table message of session %d is gone; posting a new one", record.id)
@@ -391,33 +493,36 @@ class TableCog(commands.Cog):
         table: Table,
         buttons: discord.ui.View,
         lang: str,
+        *,
+        opening: bool = False,
     ) -> None:
-        """Post the table; if Discord refuses twice, the game closes and the channel is told why.
+        """Post the table, retrying with backoff what Discord may accept later (5xx, 429, the network).
 
-        A game with no table could not be played, and its channel would stay taken for nothing.
+        A running game is never cancelled for it: the error goes up (`_report` tells the players and draws
+        the table again later). Only a game whose first table Discord refuses for good (`opening`, e.g. the
+        bot may not attach files here) closes, with a note in the channel: nobody has played it yet, and its
+        channel would stay taken for nothing.
         """
-        error: discord.HTTPException | None = None
-        for attempt in range(2):
-            try:
-                if table.file is not None:
-                    table.file.reset()
-                    message = await channel.send(
-                        embed=table.embed, view=buttons, file=table.file, allowed_mentions=NO_MENTIONS
-                    )
-                else:
-                    message = await channel.send(
-                        embed=table.embed, view=buttons, allowed_mentions=NO_MENTIONS
-                    )
-                await self.bot.sessions.set_message(record.id, message.id)
-                return
-            except discord.HTTPException as exc:
-                error = exc
-                log.warning(
-                    "posting the table of session %d failed (attempt %d): %s", record.id, attempt + 1, exc
+
+        async def send() -> discord.Message:
+            if table.file is not None:
+                table.file.reset()
+                return await channel.send(
+                    embed=table.embed, view=buttons, file=table.file, allowed_mentions=NO_MENTIONS
                 )
-                if attempt == 0:
-                    await asyncio.sleep(POST_RETRY_SECONDS)
-        assert error is not None
+            return await channel.send(embed=table.embed, view=buttons, allowed_mentions=NO_MENTIONS)
+
+        try:
+            message = await self._with_retries(send, f"posting the table of session {record.id}")
+        except discord.HTTPException as refused:
+            if not opening or _transient(refused):
+                raise
+            error = refused
+        else:
+            await self.bot.sessions.set_message(record.id, message.id)
+            self._shown(record.id)
+            return
+        log.warning("the first table of session %d was refused: %s", record.id, error)
         try:
             await self.bot.sessions.cancel(record.id, reason=f"table could not be posted: {error}")
         except GameOver:
@@ -429,6 +534,116 @@ class TableCog(commands.Cog):
             )
         except discord.HTTPException:
             log.warning("could not tell channel %d that session %d closed", record.channel_id, record.id)
+
+    async def _with_retries(self, call: Callable[[], Awaitable[Any]], what: str) -> Any:
+        """`call()`, again after a growing wait while Discord fails in a way that may pass (5xx, 429, the
+        network); a refusal for good (4xx, NotFound) or the last failure goes up."""
+        wait = POST_RETRY_SECONDS
+        for attempt in range(1, DISCORD_ATTEMPTS + 1):
+            try:
+                return await call()
+            except DISCORD_ERRORS as error:
+                if attempt == DISCORD_ATTEMPTS or not _transient(error):
+                    raise
+                log.warning("%s failed (attempt %d), again in %.1f s: %s", what, attempt, wait, error)
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, POST_RETRY_MAX_SECONDS)
+        raise AssertionError("unreachable")
+
+    def _report(self, session_id: int, error: BaseException, events: list[Event]) -> None:
+        """The table could not be shown after every retry: the players hear why at their next interaction,
+        and it is drawn again later (with the events it could not show) until it is."""
+        trouble = self._troubles.setdefault(session_id, _Trouble(""))
+        trouble.error = _error_text(error)
+        trouble.failures += 1
+        log.warning("the table of session %d could not be shown: %s", session_id, trouble.error)
+        previous = self._later.pop(session_id, None)
+        if previous is not None and previous is not asyncio.current_task():
+            previous.cancel()
+        wait = min(POST_RETRY_MAX_SECONDS * 2 ** (trouble.failures - 1), REDRAW_LATER_MAX_SECONDS)
+        self._later[session_id] = asyncio.create_task(self._redraw_later(session_id, events, wait))
+
+    async def _redraw_later(self, session_id: int, events: list[Event], wait: float) -> None:
+        await asyncio.sleep(wait)
+        if self._later.get(session_id) is asyncio.current_task():
+            del self._later[session_id]
+        if session_id not in self._troubles:
+            return  # a redraw since has shown the table
+        try:
+            record = await self.bot.sessions.session(session_id)
+        except Exception:
+            log.exception("session %d could not be read to redraw its table", session_id)
+            return
+        if record.status == "cancelled":
+            self._troubles.pop(session_id, None)
+            return
+        await self.refresh(session_id, events)
+
+    def _shown(self, session_id: int) -> None:
+        """The table is up again: nothing left to tell, nothing to retry."""
+        self._troubles.pop(session_id, None)
+        later = self._later.pop(session_id, None)
+        if later is not None and later is not asyncio.current_task():
+            later.cancel()
+
+    async def _tell_trouble(
+        self, interaction: discord.Interaction[Any], session_id: int, *, later: bool = False
+    ) -> None:
+        """A player who acts while the table cannot be shown hears it once, privately (`later`: with the
+        command's own answer, see `answer`)."""
+        trouble = self._troubles.get(session_id)
+        player = str(interaction.user.id)
+        if trouble is None or player in trouble.told:
+            return
+        trouble.told.add(player)
+        note = "⚠️ " + t("ui.table_trouble", self.user_lang(interaction), error=trouble.error)
+        if later:
+            _notes[interaction.id] = note
+            return
+        try:
+            await interaction.followup.send(note, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException:
+            log.warning("could not tell a player of session %d that its table is not shown", session_id)
+
+    async def repair_tables(self) -> None:
+        """At start: a running game whose stored table message is gone, or is not its table (the bot stopped
+        between posting a table and storing its id), gets a new table. The others are left as they are (a
+        restart must not cost an edit per open game)."""
+        await self.bot.wait_until_ready()
+        for session_id in await self.bot.store.sessions.open_ids(self.game_name):
+            try:
+                record = await self.bot.sessions.session(session_id)
+                if record.status != "active":
+                    continue
+                if await self._lost_table(record):
+                    await self.refresh(session_id, [{"type": TABLE_REPOSTED}])
+            except Exception:
+                log.exception("could not check the table of session %d", session_id)
+
+    async def _lost_table(self, record: SessionRecord) -> bool:
+        if record.message_id is None:
+            return True
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        try:
+            message = await channel.fetch_message(record.message_id)
+        except discord.NotFound:
+            return True
+        ours = f"{self.game_name}:{record.id}:"
+        ids = [
+            getattr(child, "custom_id", None) or ""
+            for row in message.components
+            for child in getattr(row, "children", [row])
+        ]
+        lobby = components.spec(self.game_name, "join").encode(record.id)
+        # The lobby, or a message the table has left (retired: no buttons of this game).
+        return lobby in ids or not any(custom_id.startswith(ours) for custom_id in ids)
+
+    async def table_view(self, record: SessionRecord, player: str | None = None) -> dict[str, Any]:
+        """The rules' view with the layer's standard keys: `deadlines` by meaning ({"turn": at, …}),
+        from the timers' keys (`<meaning>:<which>`), so that no cog reads a timer's private key."""
+        view = await self.bot.sessions.view(record.id, player)
+        view["deadlines"] = deadlines_of(record)
+        return view
 
     async def on_events(self, record: SessionRecord, events: list[Event]) -> None:
         """Events of an action nobody clicked (a timer)."""
@@ -513,7 +728,7 @@ class TableCog(commands.Cog):
         if record.status == "lobby":
             await reply_private(interaction, embed=self.lobby_embed(record, lang=lang))
             return
-        view = await self.bot.sessions.view(record.id, None)
+        view = await self.table_view(record)
         table = await self.render(record, view, [], lang)
         player = str(interaction.user.id)
         if player in record.players:
@@ -687,7 +902,7 @@ class TableCog(commands.Cog):
             value=player_list(record.players, lang)[:1024],
             inline=False,
         )
-        closes = self.bot.sessions.deadline(record, "lobby")
+        closes = deadlines_of(record).get("lobby")
         if record.status == "lobby":
             lines = [t("ui.lobby.how", lang)]
             if closes:
@@ -730,9 +945,11 @@ class TableCog(commands.Cog):
             log.warning("could not update the lobby message of session %d", record.id)
 
     async def _lobby_record(self, click: Click) -> SessionRecord:
-        record = await self.bot.sessions.session(click.session_id)
-        if record.game != self.game_name:
-            raise BadAction("ui.not_this_game")
+        """The lobby a lobby button names: its own message, while it is a lobby (the host's Cancel on the
+        old lobby message never touches the game that started from it)."""
+        record = await self.own_session(click.interaction, click.session_id)
+        if record.status != "lobby":
+            raise GameOver("ui.lobby.not_open")
         return record
 
     async def _join(self, click: Click) -> None:
@@ -767,23 +984,49 @@ class TableCog(commands.Cog):
 
     async def _cancel(self, click: Click) -> None:
         record = await self._lobby_record(click)
-        lang = self.user_lang(click.interaction)
         if not self.may_manage(click.interaction, record.host_id):
             raise NotAPlayer("ui.cancel.not_allowed")
-        was_lobby = record.status == "lobby"
         record = await self.bot.sessions.cancel(click.session_id)
-        if was_lobby:
-            table_lang = await self.table_lang(record)
-            note = t("ui.lobby.cancelled_by", table_lang, who=mention(click.player))
-            await self._show_lobby(click.interaction, record, note)
-        else:
-            await reply_private(click.interaction, t("ui.cancel.done", lang))
+        table_lang = await self.table_lang(record)
+        note = t("ui.lobby.cancelled_by", table_lang, who=mention(click.player))
+        await self._show_lobby(click.interaction, record, note)
 
     async def close_expired_lobby(self, record: SessionRecord) -> None:
         """The lobby's time ran out: say so on its message and remove the buttons."""
         await self._edit_lobby(record, t("ui.lobby.expired", await self.table_lang(record)))
 
 
+# Notes for a command's own answer (`answer`), by interaction id: e.g. the table could not be shown.
+_notes: dict[int, str] = {}
+
+
 async def answer(interaction: discord.Interaction[Any], content: str | None = None, **kwargs: Any) -> None:
     """The private answer after `act(..., private=True)`: it replaces a "thinking…" if there was one."""
+    note = _notes.pop(interaction.id, None)
+    if note is not None:
+        content = f"{note}\n{content}" if content else note
     await reply_private(interaction, content, **kwargs)
+
+
+def deadlines_of(record: SessionRecord) -> dict[str, float]:
+    """The session's earliest deadline per meaning: a timer's key is `<meaning>[:<which>…]`."""
+    deadlines: dict[str, float] = {}
+    for key, timer in record.timers.items():
+        meaning = key.split(":", 1)[0]
+        at = float(timer["at"])
+        if meaning not in deadlines or at < deadlines[meaning]:
+            deadlines[meaning] = at
+    return deadlines
+
+
+def _transient(error: BaseException) -> bool:
+    """A failure Discord may not repeat: a server error, a rate limit, the network."""
+    if isinstance(error, discord.HTTPException):
+        return error.status >= 500 or error.status == 429
+    return isinstance(error, DISCORD_ERRORS)
+
+
+def _error_text(error: BaseException) -> str:
+    if isinstance(error, discord.HTTPException):
+        return str(error.text or error.status)[:200]
+    return (str(error) or type(error).__name__)[:200]

@@ -165,6 +165,11 @@ class VoteService:
         vote = await self.bot.store.votes.get(vote_id)
         if vote is None or vote.status != "open":
             raise GameOver("ui.vote.closed")
+        clicked = interaction.message
+        if clicked is not None and vote.message_id is not None and clicked.id != vote.message_id:
+            raise GameOver("ui.vote.closed")  # an id of this vote pressed on another message
+        if vote.session_id is not None and not (await self.bot.sessions.session(vote.session_id)).is_open:
+            raise GameOver("ui.vote.closed")  # the game it is about has ended: it can decide nothing
         voter = str(interaction.user.id)
         require_voter(vote.eligible, voter, refusal=N_("ui.vote.not_eligible"))
         lang = language_of(interaction.locale)

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.engine.errors import BadAction, NotAPlayer, NotYourTurn, StaleAction, WrongPhase
-from bot.engine.game import STALE_MESSAGE, Event
+from bot.engine.errors import BadAction
+from bot.engine.game import Event
 from bot.i18n import N_, t
 from bot.store import SessionRecord
 from bot.ui import codec, components
@@ -38,8 +38,8 @@ from cogs.topstop.table import (
 if TYPE_CHECKING:
     from bot.app import TopBot
 
-# Every round-bound button names its round; ids of older messages may lack it (then no stale check).
-ROUND = codec.number("round", optional=True)
+# Every round-bound button names its round (the rules' freshness): an id without it is refused as stale.
+ROUND = codec.fresh("round")
 PAGE = codec.number("page", 1, 2, optional=True)  # the writing form's page (rounds of 6 or 10 words)
 # /topstop new's bounds, checked here too: Discord's client enforces them, a crafted request may not.
 NEW_BOUNDS = {"target": (5, 500), "writing_time": (20, 900), "grace": (1, 120)}
@@ -67,7 +67,7 @@ class TopStopCog(TableCog, name="Top Stop"):
 
     def drawing(self, lang: str) -> TopStopTable:
         """The table's drawer in `lang` (the channel's messages speak the table's language)."""
-        return TopStopTable(lambda record, key: self.bot.sessions.deadline(record, key), lang)
+        return TopStopTable(lang)
 
     # -- commands ---------------------------------------------------------------------------------------
 
@@ -203,7 +203,7 @@ class TopStopCog(TableCog, name="Top Stop"):
     async def on_respin(self, click: Click) -> None:
         await self.act(click.interaction, click.session_id, {"do": "respin", **click.args})
 
-    @button("vote", codec.choice("answer", "yes", "no"), ROUND, codec.number("dispute", optional=True))
+    @button("vote", codec.choice("answer", "yes", "no"), ROUND, codec.fresh("dispute"))
     async def on_vote(self, click: Click) -> None:
         action = {"do": "vote", "accept": click.args.pop("answer") == "yes", **click.args}
         result = await self.act(click.interaction, click.session_id, action)
@@ -211,19 +211,12 @@ class TopStopCog(TableCog, name="Top Stop"):
         said = N_("topstop.vote.cast_closed") if closed else N_("topstop.vote.cast")
         await click.interaction.followup.send(t(said, self.user_lang(click.interaction)), ephemeral=True)
 
-    @button("write", ROUND, PAGE, opens_form=True)
+    @button("write", ROUND, PAGE, opens_form=True, opens={"do": "submit", "words": []})
     async def on_write(self, click: Click) -> None:
-        """The form opens at once (a modal must be the first answer), prefilled with the saved words."""
-        await self.seated(click.interaction, click.session_id)
+        """The form opens at once (a modal must be the first answer), prefilled with the saved words; the
+        layer has checked that the rules take this player's list now."""
         view = await self.bot.sessions.view(click.session_id, click.player)
         current = view.get("round") or {}
-        if click.player in view["left"]:
-            raise NotAPlayer("topstop.has_left")
-        check_round(click.args.get("round"), view)
-        if view["phase"] != "writing" or click.player not in current.get("players", []):
-            raise BadAction("topstop.refusal.not_writing")
-        if current.get("stopped_by") == click.player:
-            raise BadAction("topstop.list_final")
         count = cards.words_for(view, click.player)
         page = click.args.get("page") or 1
         if (page - 1) * cards.PAGE >= count:
@@ -288,19 +281,10 @@ class TopStopCog(TableCog, name="Top Stop"):
 
     # -- the advanced game's cards ------------------------------------------------------------------------
 
-    @button("the_draw", ROUND)
+    @button("the_draw", ROUND, opens={"do": "draw", "level": False})
     async def on_the_draw(self, click: Click) -> None:
         """The spinner's Draw, privately: a Level card first or not, then the Ba Oossee card."""
-        record = await self.seated(click.interaction, click.session_id)
         view = await self.bot.sessions.view(click.session_id, click.player)
-        check_round(click.args.get("round"), view)
-        table_cards = view.get("cards")
-        current = view.get("round") or {}
-        decided = ((table_cards or {}).get("round") or {}).get("decided")
-        if view["phase"] != "draw" or table_cards is None or table_cards["choice"] is not None or decided:
-            raise WrongPhase("topstop.adv.not_drawing")
-        if click.player != current["spinner"]:
-            raise NotYourTurn("topstop.adv.not_your_draw", player=record.name(current["spinner"]))
         text, items = cards.draw_prompt(click.session_id, view, self.user_lang(click.interaction))
         await reply_private(click.interaction, text, view=components.view_of(*items))
 
@@ -309,22 +293,16 @@ class TopStopCog(TableCog, name="Top Stop"):
         action = {"do": "draw", "level": click.args.pop("level") == "yes", **click.args}
         await self.card_action(click, action)
 
-    @button("choice", ROUND)
+    @button("choice", ROUND, opens="choose")
     async def on_choice(self, click: Click) -> None:
         """The open choice's question, privately, to the player who makes it."""
-        record = await self.seated(click.interaction, click.session_id)
+        record = await self.bot.sessions.session(click.session_id)
         view = await self.bot.sessions.view(click.session_id, click.player)
-        check_round(click.args.get("round"), view)
-        choice = (view.get("cards") or {}).get("choice")
-        if choice is None:
-            raise WrongPhase("topstop.adv.nothing_to_choose")
-        if click.player != choice["player"]:
-            raise NotYourTurn("topstop.adv.not_your_choice", player=record.name(choice["player"]))
         lang = self.user_lang(click.interaction)
         text, items = cards.choice_prompt(record, click.session_id, view, lang)
         await reply_private(click.interaction, text, view=components.view_of(*items))
 
-    @button("choose", ROUND, codec.number("choice"), codec.choice("kind", *cards.CHOICE_KINDS),
+    @button("choose", ROUND, codec.fresh("choice"), codec.choice("kind", *cards.CHOICE_KINDS),
             codec.choice("peek", "yes", "no", optional=True))  # fmt: skip
     async def on_choose(self, click: Click) -> None:
         kind = click.args.pop("kind")
@@ -362,19 +340,12 @@ class TopStopCog(TableCog, name="Top Stop"):
                 view=components.view_of(*items) if items else discord.utils.MISSING,
             )
 
-    @button("dispute", ROUND)
+    @button("dispute", ROUND, opens="dispute")
     async def on_dispute(self, click: Click) -> None:
         """A private menu of the round's words open to a dispute (the rules' view lists them)."""
-        record = await self.seated(click.interaction, click.session_id)
+        record = await self.bot.sessions.session(click.session_id)
         view = await self.bot.sessions.view(click.session_id, click.player)
         current = view.get("round") or {}
-        if click.player in view["left"]:
-            raise NotAPlayer("topstop.has_left")
-        check_round(click.args.get("round"), view)
-        if view["phase"] != "review" or not current.get("lists"):
-            raise BadAction("topstop.refusal.not_review")
-        if current.get("dispute"):
-            raise BadAction("topstop.one_vote")
         lang = self.user_lang(click.interaction)
         choices = dispute_choices(record, current["lists"], lang)
         if not choices:
@@ -398,9 +369,7 @@ class TopStopCog(TableCog, name="Top Stop"):
         if len(values) != 1 or "|" not in values[0]:
             raise BadAction("topstop.refusal.pick_one")
         owner, word = values[0].split("|", 1)
-        action: dict[str, Any] = {"do": "dispute", "of": owner, "word": word}
-        if "round" in click.args:
-            action["round"] = click.args["round"]
+        action: dict[str, Any] = {"do": "dispute", "of": owner, "word": word, "round": click.args["round"]}
         disputed = t("topstop.dispute.opened", self.user_lang(click.interaction), word=_shown(word))
         await self.act(
             click.interaction,
@@ -408,13 +377,6 @@ class TopStopCog(TableCog, name="Top Stop"):
             action,
             confirm=lambda: update_clicked(click.interaction, content=disputed, view=None),
         )
-
-
-def check_round(named: int | None, view: dict[str, Any]) -> None:
-    """A button that opens a form or menu (no action yet) is refused like the rules refuse a stale action."""
-    current = (view.get("round") or {}).get("number", 0)
-    if named is not None and named != current:
-        raise StaleAction(STALE_MESSAGE)
 
 
 def check_bounds(**values: int | None) -> None:

@@ -8,7 +8,6 @@ player's own words reach them through the private panel (cog.py), never through 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -55,7 +54,6 @@ NEW_MESSAGE_EVENTS = frozenset({"round_started", "writing_closed", "finished"})
 # Discord's limit (LIMITS.md) on a select option's label; its value `owner|word` always fits.
 OPTION_LABEL_LIMIT = 100
 
-Deadline = Callable[[SessionRecord, str], float | None]
 # The writing form's hint under each Level (None: the base game and the Levels whose words begin with it).
 PLACEHOLDERS = {
     None: N_("topstop.modal.placeholder"),
@@ -66,13 +64,18 @@ PLACEHOLDERS = {
 
 
 class TopStopTable:
-    """Draws the table in `lang`; `deadline(record, key)` gives a timer's deadline for the countdowns."""
+    """Draws the table in `lang`; the countdowns come from the view's `deadlines` (the table layer's, by
+    meaning: "writing", "vote", …)."""
 
     colour = COLOUR
 
-    def __init__(self, deadline: Deadline, lang: str = "en") -> None:
-        self.deadline = deadline
+    def __init__(self, lang: str = "en") -> None:
         self.lang = lang
+
+    @staticmethod
+    def deadline(view: dict[str, Any], meaning: str) -> float | None:
+        deadline = (view.get("deadlines") or {}).get(meaning)
+        return float(deadline) if deadline is not None else None
 
     def t(self, key: str, **params: object) -> str:
         """The text of `key` in the table's language."""
@@ -137,7 +140,7 @@ class TopStopTable:
                 else self.t("topstop.table.waiting", name=_name(record, p))
                 for p, letter in view["first_spin"].items()
             ]
-            deadline = self.deadline(record, "spin")
+            deadline = self.deadline(view, "spin")
             if deadline and not closed:
                 lines.append(self.t("topstop.table.bot_spins_for", when=relative_time(deadline)))
         elif view.get("round"):
@@ -163,21 +166,21 @@ class TopStopTable:
             lines = [t(spins, self.lang, name=_name(record, current["spinner"]))]
             if current.get("respun"):
                 lines.append(self.t("topstop.table.respun", letters=", ".join(current["respun"])))
-            deadline = self.deadline(record, "spin")
+            deadline = self.deadline(view, "spin")
             if deadline:
                 lines.append(self.t("topstop.table.bot_spins", when=relative_time(deadline)))
             embed.description = "\n".join(lines)
         elif phase in ("draw", "choose"):
             embed.title = self.round_title(current)
             lines = [self.t("topstop.table.spinner", name=_name(record, current["spinner"]))]
-            deadline = self.deadline(record, phase)
+            deadline = self.deadline(view, phase)
             if deadline:
                 lines.append(self.t("topstop.cards.bot_decides", when=relative_time(deadline)))
             embed.description = "\n".join(lines)
         elif phase == "writing":
             embed.title = self.round_title(current)
             count = view["options"]["words"]
-            deadline = self.deadline(record, "grace") or self.deadline(record, "writing")
+            deadline = self.deadline(view, "grace") or self.deadline(view, "writing")
             language_key = LANGUAGE_NAMES[view["options"]["language"]]
             language = t(language_key, self.lang)
             write = N_("topstop.table.write")
@@ -201,7 +204,7 @@ class TopStopTable:
             embed = self.reveal_embed(record, view["history"][-1], view, room=room)
             dispute = current.get("dispute")
             if dispute:
-                deadline = self.deadline(record, "vote")
+                deadline = self.deadline(view, "vote")
                 verdict = (
                     self.t("topstop.table.verdict_counted")
                     if dispute["valid"]
@@ -221,7 +224,7 @@ class TopStopTable:
                 )
                 embed.add_field(name=self.t("topstop.table.vote"), value=question[:1024], inline=False)
             else:
-                deadline = self.deadline(record, "review")
+                deadline = self.deadline(view, "review")
                 review = self.t("topstop.table.review_how")
                 if deadline:
                     review += " " + self.t("topstop.table.scoring", when=relative_time(deadline))
@@ -421,7 +424,7 @@ def dispute_choices(
             if entry["valid"]:
                 verdict = "✅ " + t("topstop.table.verdict_counted", lang)
             else:
-                verdict = "❌ " + TopStopTable(lambda *_: None, lang).reason(entry["reason"])
+                verdict = "❌ " + TopStopTable(lang).reason(entry["reason"])
             choices.append(
                 discord.SelectOption(
                     label=_clipped(f"{word} — {record.name(owner)}", OPTION_LABEL_LIMIT),

@@ -37,7 +37,7 @@ DIRECTION_CHOICES = [
     app_commands.Choice(name=command_text("topwords.cmd.direction.across"), value="across"),
     app_commands.Choice(name=command_text("topwords.cmd.direction.down"), value="down"),
 ]
-MOVE = codec.number("move", optional=True)  # the board's number of moves a button was offered on
+MOVE = codec.fresh("move")  # the board's number of moves a button was offered on (the rules' freshness)
 
 
 class TopWordsCog(TableCog, name="TopWords"):
@@ -133,7 +133,14 @@ class TopWordsCog(TableCog, name="TopWords"):
     @group.command(name="propose_end", description=command_text("topwords.cmd.propose_end"))
     async def propose_end(self, interaction: discord.Interaction[Any]) -> None:
         record = await self._player_game(interaction)
-        await self._act(interaction, record.id, {"do": "propose_end"})
+        player = str(interaction.user.id)
+        # Once per player per move: a refused proposal must not freeze play again and again.
+        move = (await self.bot.sessions.view(record.id, player))["freshness"]["move"]
+        for logged in await self.bot.store.actions.for_session(record.id):
+            asked = logged.action.get("do") == "propose_end" and logged.action.get("move") == move
+            if asked and logged.player == player:
+                raise BadAction("topwords.refusal.end_proposed_already")
+        await self._act(interaction, record.id, {"do": "propose_end", "move": move})
         await answer(interaction, t("topwords.end_proposed", lang_of(interaction.locale)))
 
     # -- buttons ----------------------------------------------------------------------------------------
@@ -145,16 +152,16 @@ class TopWordsCog(TableCog, name="TopWords"):
         await self.seated(click.interaction, click.session_id)
         await self._act(click.interaction, click.session_id, {"do": "challenge", **click.args}, private=False)
 
-    @button("dispute", MOVE, codec.token("word", LETTERS, optional=True))
+    @button("dispute", MOVE, codec.token("word", LETTERS, optional=True), opens="dispute")
     async def on_dispute(self, click: Click) -> None:
         """From the table ("3": the board's number of moves): ask which word when the move made several;
-        from that choice ("3.BAUM"): vote. A button of an older board is refused by the rules."""
+        from that choice ("3.BAUM"): vote. The layer refused a button of an older board, or a dispute the
+        rules do not offer this player; the rules say which words they may dispute (`disputable`)."""
         lang = lang_of(click.interaction.locale)
-        await self.seated(click.interaction, click.session_id)
-        move, word = click.args.get("move"), click.args.get("word")
+        word = click.args.get("word")
         if word is None:
             view = await self.bot.sessions.view(click.session_id, click.player)
-            words = table.disputable_words(view, click.player, move)
+            words = view.get("disputable", [])
             if len(words) > 1:
                 shown = view["freshness"]["move"]
                 choice = components.view_of(*table.word_items(click.session_id, words, shown))
@@ -176,18 +183,14 @@ class TopWordsCog(TableCog, name="TopWords"):
         view = await self.bot.sessions.view(click.session_id, click.player)
         args = click.args
         tiles = tiles_for_command(view, args["letters"], args["square"], args["direction"])
-        action = {"do": "dispute", "tiles": [list(t) for t in tiles]}
-        if "move" in args:
-            action["move"] = args["move"]
+        action = {"do": "dispute", "tiles": [list(t) for t in tiles], "move": args["move"]}
         await self._act(click.interaction, click.session_id, action, private=False)
         await self._confirm_vote_opened(click.interaction, lang, picked=True)
 
-    @button("vote", codec.choice("answer", "yes", "no"), codec.number("vote", optional=True))
+    @button("vote", codec.choice("answer", "yes", "no"), codec.fresh("vote"))
     async def on_vote(self, click: Click) -> None:
         await self.seated(click.interaction, click.session_id)
-        action: dict[str, Any] = {"do": "vote", "accept": click.args["answer"] == "yes"}
-        if "vote" in click.args:
-            action["vote"] = click.args["vote"]
+        action = {"do": "vote", "accept": click.args["answer"] == "yes", "vote": click.args["vote"]}
         await self._act(click.interaction, click.session_id, action, private=False)
         await click.interaction.followup.send(
             t("topwords.vote_cast", lang_of(click.interaction.locale)), ephemeral=True
@@ -199,8 +202,9 @@ class TopWordsCog(TableCog, name="TopWords"):
         self, record: SessionRecord, view: dict[str, Any], events: list[Event], lang: str
     ) -> Table:
         tw_lang = lang_of(lang)
-        closes = self.bot.sessions.deadline(record, "vote") or self.bot.sessions.deadline(record, "final")
-        turn_ends = self.bot.sessions.deadline(record, "turn")
+        deadlines = view.get("deadlines", {})
+        closes = deadlines.get("vote") or deadlines.get("final")
+        turn_ends = deadlines.get("turn")
         embed = table.table_embed(record, view, events, tw_lang, closes=closes, turn_ends=turn_ends)
         items = table.table_items(record.id, view, tw_lang)
         names = {player: record.name(player) for player in view["players"]}

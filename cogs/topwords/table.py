@@ -54,24 +54,6 @@ def namer(record: SessionRecord) -> Namer:
     return lambda player: discord.utils.escape_markdown(record.name(player))
 
 
-# -- what may be done now: the rules say it in the view (`actions`, `actions_of`, `freshness`) ----------
-
-
-def disputable_words(view: View, player: str, move: int | None = None) -> list[str]:
-    """The words of the last move `player` may put to the vote, in order; none when the rules offer them
-    no dispute of a word (their own move, a restore of their move taken back, nothing open) or when
-    `move` (what the clicked button was made against) is not the table's any more: the action then gets
-    the rules' answer."""
-    if move is not None and view["freshness"]["move"] != move:
-        return []
-    if "dispute" not in view["actions_of"].get(player, []) or not view["history"]:
-        return []
-    taken = view["taken_back"]
-    if taken is not None and taken["player"] == player:
-        return []
-    return list(dict.fromkeys(word["word"] for word in view["history"][-1]["words"]))
-
-
 # -- texts ----------------------------------------------------------------------------------------------
 
 
@@ -295,11 +277,11 @@ def _button(session_id: int, action: str, label: str, **kwargs: Any) -> discord.
 
 def table_items(session_id: int, view: View, lang: Lang) -> list[discord.ui.Item[Any]]:
     """The vote's two buttons while a vote is open; else Challenge and Dispute when the rules offer them to
-    someone at the table (`view["actions"]`). The table layer adds the private rack button."""
+    someone at the table (`view["offered"]`). The table layer adds the private rack button."""
     if view["finished"]:
         return []
     items: list[discord.ui.Item[Any]] = []
-    offered = set(view["actions"])
+    offered = set(view["offered"])
     fresh = view["freshness"]
     vote = view["vote"]
     if "vote" in offered and vote is not None:

@@ -187,7 +187,8 @@ def test_a_refused_moves_button_carries_the_move_and_routes():
     assert len(custom_id) <= 100 and codec.parse(custom_id).arg == "STRASSE.E10.across.5"
     args = {"letters": "STRASSE", "square": "E10", "direction": "across"}
     assert resolve(custom_id)[1:] == (7, {**args, "move": 5})
-    assert resolve("topwords:7:allow:STRASSE.E10.across")[2] == args  # an older button
+    with pytest.raises(StaleAction):  # without the board it was refused on: never "any board"
+        resolve("topwords:7:allow:STRASSE.E10.across")
     for forged in ("topwords:7:allow", "topwords:7:allow:STRASSE.K11.across", "topwords:7:allow:X.E1.up"):
         with pytest.raises(GameError, match="damaged"):
             resolve(forged)
@@ -311,10 +312,9 @@ def test_a_dispute_vote_shows_the_question_and_vote_buttons():
     game = Game(setup=BAUM_SETUP, players=("ann", "bob", "cat"))
     game.act("ann", do="place", tiles=SIEB)
     game.act("bob", do="place", tiles=BAUM)
-    assert table.disputable_words(game.view(), "ann") == ["BAUM"]
-    assert table.disputable_words(game.view(), "bob") == []  # his own move: the rules say why
-    assert table.disputable_words(game.view(), "ann", move=1) == []  # a button of the move before
-    assert table.disputable_words(game.view(), "ann", move=2) == ["BAUM"]
+    assert game.view("ann")["disputable"] == ["BAUM"]  # the rules say which words, in a player's view
+    assert game.view("bob")["disputable"] == []  # his own move
+    assert "disputable" not in game.view()
     game.act("ann", do="dispute", word="BAUM")
     shown = game.embed(closes=2_000_000_000.0)
     assert shown["title"] == "TopWords — vote"
@@ -419,12 +419,12 @@ def test_a_move_taken_back_can_be_put_to_the_vote_by_its_player():
 
 
 def test_the_buttons_follow_what_the_rules_offer_in_the_view():
-    """The rules say what is open (view["actions"], from table_actions): the table draws it as it is."""
+    """The rules say what is open (view["offered"], from table_actions): the table draws it as it is."""
     game = Game(mode="challenge")
     game.act("ann", do="place", tiles=SIEB)
     view = game.view()
-    assert view["actions"] == ["challenge", "dispute", "pass", "place", "propose_end"]
-    only_dispute = table.table_items(7, {**view, "actions": ["dispute"]}, "en")
+    assert view["offered"] == ["challenge", "dispute", "pass", "place", "propose_end"]
+    only_dispute = table.table_items(7, {**view, "offered": ["dispute"]}, "en")
     assert [item.item.label for item in only_dispute] == ["Dispute"]
 
 
@@ -479,7 +479,7 @@ def test_a_restore_button_carries_the_board_after_the_take_back():
     with pytest.raises(StaleAction) as stale:
         game.act("bob", do="challenge", move=1)
     assert "(move 0)" not in stale.value.message
-    assert table.disputable_words(game.view(), "ann", move=0) == []  # a restore names no word
+    assert game.view("ann")["disputable"] == []  # a restore names no word
     game.act("ann", do="dispute", move=0)
     assert game.state.vote["kind"] == "restore"
 
@@ -495,12 +495,11 @@ def test_vote_buttons_carry_the_vote_they_answer():
         game.act("ann", do="vote", accept=True, vote=1)
 
 
-@pytest.mark.parametrize(
-    ("arg", "parsed"), [("3", {"move": 3}), ("3.BAUM", {"move": 3, "word": "BAUM"}), (None, {})]
-)
+@pytest.mark.parametrize(("arg", "parsed"), [("3", {"move": 3}), ("3.BAUM", {"move": 3, "word": "BAUM"})])
 def test_a_dispute_buttons_argument_is_the_move_and_a_word(arg, parsed):
-    custom_id = "topwords:7:dispute" + (f":{arg}" if arg else "")
-    assert resolve(custom_id)[2] == parsed
+    assert resolve(f"topwords:7:dispute:{arg}")[2] == parsed
+    with pytest.raises(StaleAction):  # no board named: refused as stale, never taken as the latest
+        resolve("topwords:7:dispute")
 
 
 def test_a_tie_says_which_way_the_dictionary_decided():

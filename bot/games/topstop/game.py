@@ -180,6 +180,7 @@ class TopStop:
             shown["cards"] = advanced.view(state, player)
         if player is None:  # the table's buttons are drawn from the public view (a player's asks every seat)
             shown["offered"] = sorted(self.table_actions(state, None))
+        shown["freshness"] = self.freshness(state)  # what a button must carry (the table layer's keys)
         return shown
 
     def resolve_chance(self, state: TopStopState, action: Action, rng: random.Random) -> Action:

@@ -310,8 +310,9 @@ class TopWords:
     def view_for(self, state: State, player: str | None) -> JSON:
         """The board, scores and history for all; a rack only for its owner; the bag only as a count.
 
-        It also says what the table offers (`actions`, and per player `actions_of`) and what a button must
-        carry (`freshness`): the cog reads these rather than the rules' state.
+        It also says what the table offers (`offered`, and per seat `offered_to`), what a button must carry
+        (`freshness`) and, in a player's own view, the words they may dispute (`disputable`): the cog reads
+        these rather than the rules' state.
         """
         last = state.history[-1]["tiles"] if state.history else []
         view: JSON = {
@@ -339,8 +340,8 @@ class TopWords:
             "penalties": dict(state.penalties),
             "end_reason": state.end_reason,
             "freshness": self.freshness(state),
-            "actions": sorted(self.table_actions(state, None)),
-            "actions_of": {p: sorted(self._open(state, p)) for p in state.players},
+            "offered": sorted(self.table_actions(state, None)),
+            "offered_to": {p: sorted(self._open(state, p)) for p in state.players},
         }
         if state.pending is not None:
             view["pending"] = {k: state.pending[k] for k in ("player", "move", "challenged", "settled")}
@@ -354,7 +355,16 @@ class TopWords:
         if player is not None and player in state.racks:
             view["you"] = player
             view["rack"] = state.racks[player]
+            view["disputable"] = self._disputable_words(state, player)
         return view
+
+    def _disputable_words(self, s: State, player: str) -> list[str]:
+        """The words of the last move `player` may put to the vote, in order: none when the rules offer no
+        dispute of a word (their own move, nothing open, or a restore of their move taken back, which
+        names no word)."""
+        if "dispute" not in self._open(s, player) or not s.history or _restoring(s, player):
+            return []
+        return list(dict.fromkeys(word["word"] for word in s.history[-1]["words"]))
 
     def timers(self, state: State) -> list[Timer]:
         if state.phase == "final_challenge":

@@ -111,8 +111,8 @@ def test_the_view_carries_what_the_table_offers_and_what_buttons_are_made_agains
     table = examples_table(words=BAD_RAT, mode="challenge")
     table.place("bob", EXAMPLES[0])
     view = table.game.view_for(table.state, None)
-    assert view["actions"] == sorted(table.game.table_actions(table.state, None))
-    assert view["actions_of"] == {p: sorted(table.game.table_actions(table.state, p)) for p in ("ann", "bob")}
+    assert view["offered"] == sorted(table.game.table_actions(table.state, None))
+    assert view["offered_to"] == {p: sorted(table.game.table_actions(table.state, p)) for p in ("ann", "bob")}
     assert view["freshness"] == table.game.freshness(table.state) == {"move": 2}
     assert view["taken_back"] is None
     table.place("ann", EXAMPLES[1])
