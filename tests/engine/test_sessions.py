@@ -465,3 +465,16 @@ async def test_a_slow_action_is_applied_off_the_event_loop_which_serves_other_ta
     assert ran_on["note"] != threading.get_ident() == ran_on["roll"]
     assert result.private_to("ann") == [{"type": "noted", "text": "hi"}]
     assert (await store.sessions.get(slow)).version == result.session.version
+
+
+async def test_freshness_is_read_inside_the_engine(env):
+    """The table layer asks for what its buttons carry; it never reads the state, secrets included."""
+    manager, *_ = env
+    lobby = await manager.open_lobby(1, 10, "race", "ann", {})
+    await manager.join(lobby.id, "bob")
+    with pytest.raises(WrongPhase):
+        await manager.freshness(lobby.id)
+    await manager.start_game(lobby.id, "ann")
+    assert await manager.freshness(lobby.id) == {"turn": 0}
+    await manager.act(lobby.id, "ann", {"do": "advance", "by": 2})
+    assert await manager.freshness(lobby.id) == {"turn": 1}
