@@ -19,11 +19,14 @@ from bot.engine.sessions import SessionManager  # noqa: E402
 from bot.games import make_game  # noqa: E402
 from bot.store import Store  # noqa: E402
 from bot.words import WordService  # noqa: E402
+from tests.engine.stacked_spins import stack_spins  # noqa: E402
 
 TARGET_P50_MS = 5.0
 TARGET_P95_MS = 20.0
 TARGET_JUDGE_MS = 300.0  # closing writing judges every list: 6 players × 5 words
 PLAYERS = [str(1000 + i) for i in range(6)]
+PLAYER_LETTERS = "ABCDEF"  # the first spin's letters, one per player
+GAMES = 20
 WORDS = ["pear", "plum", "piano", "pepper", "pencil", "parrot", "pillow", "pasta", "puzzle", "pocket"]
 
 
@@ -31,21 +34,24 @@ async def run() -> bool:
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(Path(folder) / "bench.db")
         words = WordService()
-        manager = SessionManager(store, {"topstop": make_game("topstop", words)})
+        rules = make_game("topstop", words)
+        # The engine draws every letter: stacked, each game's first spin has distinct letters (no tie), then P.
+        stack_spins(rules, (PLAYER_LETTERS + "P") * GAMES)
+        manager = SessionManager(store, {"topstop": rules})
         timings: list[float] = []
         judge: list[float] = []
-        for game_number in range(20):
+        for game_number in range(GAMES):
             record = await manager.open_lobby(1, 100 + game_number, "topstop", PLAYERS[0], {"language": "en"})
             for player in PLAYERS[1:]:
                 await manager.join(record.id, player)
             await manager.start_game(record.id, PLAYERS[0])
-            for index, player in enumerate(PLAYERS):  # the first spin: distinct letters, so no tie
+            for player in PLAYERS:  # the first spin: distinct letters (stacked), so no tie
                 start = time.perf_counter()
-                await manager.act(record.id, player, {"do": "spin", "letter": "ABCDEFGH"[index]})
+                await manager.act(record.id, player, {"do": "spin"})
                 timings.append(time.perf_counter() - start)
             state = await manager.state(record.id)
             spinner = state.round.spinner
-            await manager.act(record.id, spinner, {"do": "spin", "letter": "P"})
+            await manager.act(record.id, spinner, {"do": "spin"})
             for index, player in enumerate(PLAYERS):
                 start = time.perf_counter()
                 chosen = [WORDS[(index + k) % len(WORDS)] for k in range(5)]

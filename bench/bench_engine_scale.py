@@ -88,10 +88,8 @@ class Tables:
         if game == "topstop":
             lobby = await m.open_lobby(self.channel, self.channel, "topstop", "p0", {"check_words": False})
             await m.join(lobby.id, "p1")
-            await m.start_game(lobby.id, "p0")
-            await m.act(lobby.id, "p0", {"do": "spin", "letter": "B"})
-            await m.act(lobby.id, "p1", {"do": "spin", "letter": "C"})
-            await m.act(lobby.id, "p0", {"do": "spin", "letter": "P"})
+            await m.start_game(lobby.id, "p0", {"first_player": "p0"})
+            await m.act(lobby.id, "p0", {"do": "spin"})  # the letter is the engine's
         else:
             lobby = await m.open_lobby(self.channel, self.channel, "topwords", "p0", {"check_words": False})
             await m.join(lobby.id, "p1")

@@ -54,6 +54,12 @@ class StaleAction(GameError):
     code = "stale_action"
 
 
+class TooLate(GameError):
+    """Received after the deadline of what it acts on, even if the session's lock applied it later."""
+
+    code = "too_late"
+
+
 class BadAction(GameError):
     """The action itself is malformed (unknown name, missing or mistyped argument)."""
 

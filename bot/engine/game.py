@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import random
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Protocol, TypeVar
 
 from bot.engine.errors import BadAction, StaleAction
@@ -22,6 +24,11 @@ Event = dict[str, Any]
 JSON = dict[str, Any]
 
 SEED_BITS = 128
+# The moment the bot received an action (seconds by the session manager's clock), stamped on every live
+# action before it waits for the session's lock and logged with it: a game judges "too late" by it, never by
+# a clock, so a replay of the log judges alike. An action without it (a scenario, a log from before the
+# stamp) is under no deadline.
+RECEIVED_AT = "received_at"
 # One refusal text for a click on an earlier message, whatever the game.
 # The key of the refusal of a click made on an older table (a game may raise it too).
 STALE_MESSAGE = N_("engine.stale")
@@ -45,6 +52,20 @@ class Timer:
     action: Action
 
 
+class Termination(StrEnum):
+    """Why a game ended: a closed set (as python-chess's Termination), told with the outcome."""
+
+    TARGET_REACHED = "target_reached"  # a score reached the game's target (Top Stop, Topple)
+    WENT_OUT = "went_out"  # a player has nothing left to play (TopWords' empty rack, Toppo's call)
+    ALL_PASSED = "all_passed"  # every player passed in a row (TopWords)
+    NO_MOVES = "no_moves"  # nobody can move any more (TopWords: the table agrees no word can be formed)
+    TEAM_WON = "team_won"  # a cooperative game's goal is met (Top Drop: every card placed)
+    TEAM_STUCK = "team_stuck"  # a cooperative game cannot go on (Top Drop: a player cannot place a card)
+    LAST_PLAYER_STANDING = "last_player_standing"  # the others left or were knocked out (toppled out)
+    ENDED_BY_HOST = "ended_by_host"  # the host (or a moderator) ended the game early
+    ENDED_BY_VOTE = "ended_by_vote"  # the table voted to end the game early
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What a finished game means, for results and leaderboards.
@@ -52,7 +73,8 @@ class Outcome:
     `winners` may be several (a tie). `lower_is_better` for penalty-point games (Toppo). A cooperative
     game (Top Drop) sets `team_result` ("won" | "lost") and may rate the table's play (`team_rating`):
     every player then shares the team's result. Players who `left` the game rank after every player who
-    stayed, whatever their score, and never win.
+    stayed, whatever their score, and never win. Every game says why it ended (`termination`) and whether
+    it is a `draw`: no single player won (the winners share first place); a cooperative game is no draw.
     """
 
     winners: list[str]
@@ -61,6 +83,22 @@ class Outcome:
     team_result: str | None = None
     team_rating: int | None = None
     left: list[str] = field(default_factory=list)
+    termination: Termination = field(kw_only=True)
+    draw: bool = field(kw_only=True)
+
+    def event(self) -> Event:
+        """The `finished` event: the whole outcome as plain JSON, so a cog never reads the view for it."""
+        return {
+            "type": "finished",
+            "winners": list(self.winners),
+            "scores": dict(self.scores),
+            "lower_is_better": self.lower_is_better,
+            "team_result": self.team_result,
+            "team_rating": self.team_rating,
+            "left": list(self.left),
+            "draw": self.draw,
+            "termination": self.termination.value,
+        }
 
     def ranks(self) -> dict[str, int]:
         """Competition ranking (1, 2, 2, 4) by score in the game's direction, those who left last."""
@@ -137,6 +175,10 @@ class Game(Protocol):
     # Actions whose rules take long (a dictionary checks every word of every player): the engine applies them
     # in a worker thread, so that the event loop keeps answering the other tables meanwhile.
     slow_actions: frozenset[str]
+    # Per action name, the arguments that are chance outcomes (a spin's letter, a roll, where a tile goes
+    # back into the bag): `resolve_chance` draws them, and the engine drops them from live input, so no
+    # player ever chooses one. Scenarios and replays may force them.
+    chance_keys: Mapping[str, frozenset[str]]
 
     def validate_options(self, options: Mapping[str, Any]) -> JSON:
         """The options with their defaults filled in, or BadAction naming what is wrong."""
@@ -161,7 +203,11 @@ class Game(Protocol):
         ...
 
     def apply(self, state: Any, action: Action) -> Applied:
-        """Apply a complete action or raise a GameError; never mutates `state`."""
+        """Apply a complete action or raise a GameError; never mutates `state`.
+
+        A deadline is judged by `received_at(action)`, never by a clock: a window's end is the stamp of the
+        action that opened it plus its length (kept in the state), and an action stamped later is refused,
+        however late the session's lock lets it through."""
         ...
 
     def legal_actions(self, state: Any, player: str) -> list[Action] | None:
@@ -235,11 +281,39 @@ def chance_rng(seed: int, version: int) -> random.Random:
     return _SeededOnFirstDraw(f"{seed}:{version}")
 
 
+def received_at(action: Action) -> float | None:
+    """When the bot received `action` (RECEIVED_AT), or None: no stamp, so no deadline applies."""
+    value = action.get(RECEIVED_AT)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise BadAction("engine.received_at")
+    try:
+        moment = float(value)
+    except OverflowError:
+        raise BadAction("engine.received_at") from None
+    if not math.isfinite(moment):
+        raise BadAction("engine.received_at")
+    return moment
+
+
+def live_action(game: Game, action: Action, received: float) -> Action:
+    """A player's (or a cog's) action as the engine takes it: without any chance outcome it names (the
+    engine draws those) and stamped with the moment the bot received it (any stamp it carried is replaced)."""
+    name = action.get("do")
+    chance = game.chance_keys.get(name, frozenset()) if isinstance(name, str) else frozenset()
+    live = {key: value for key, value in action.items() if key not in chance and key != RECEIVED_AT}
+    live[RECEIVED_AT] = received
+    return live
+
+
 def check_action(game: Game, state: Any, action: Action) -> None:
-    """The checks every game shares: a known action name, and made against the state as it is now."""
+    """The checks every game shares: a known action name, made against the state as it is now, and a
+    well-formed moment of receipt."""
     name = action.get("do")
     if not isinstance(name, str) or name not in game.action_names:
         raise BadAction("engine.unknown_action", game=game.name, name=repr(name))
+    received_at(action)
     for key, current in game.freshness(state).items():
         if key not in action:
             continue

@@ -23,7 +23,18 @@ from bot.engine.errors import (
     NotAPlayer,
     WrongPhase,
 )
-from bot.engine.game import Action, Applied, Event, Game, Outcome, Timer, new_seed, step
+from bot.engine.game import (
+    RECEIVED_AT,
+    Action,
+    Applied,
+    Event,
+    Game,
+    Outcome,
+    Timer,
+    live_action,
+    new_seed,
+    step,
+)
 from bot.engine.timers import TimerWheel
 from bot.i18n import N_
 from bot.monitor import YoungCollections
@@ -257,8 +268,8 @@ class SessionManager:
                         record.guild_id, language
                     )
             state = game.new_game(record.options, record.players, full_setup, random.Random(record.seed))
-            timers = self._merge_timers({}, game.timers(state))
             now = self.clock()
+            timers = self._merge_timers({}, game.timers(state), now)
             snapshot = _encode_state(game, state)
             await self._write(
                 session_id,
@@ -296,7 +307,11 @@ class SessionManager:
         *,
         interaction_id: str | None = None,
     ) -> ActResult:
-        """Apply one action: lock, check, apply, commit in one transaction, then re-arm timers."""
+        """Apply one action: lock, check, apply, commit in one transaction, then re-arm timers.
+
+        The action is stamped with the moment it was received, before it waits for the lock; any chance
+        outcome it names is dropped (the engine draws those)."""
+        received = self.clock()
         # `_locked` spelled out: this is the hot path, and a generator-based context manager costs more.
         entry = self._locks.get(session_id)
         if entry is None:
@@ -304,7 +319,7 @@ class SessionManager:
         entry.users += 1
         try:
             async with entry.lock:
-                return await self._act_locked(session_id, player, action, interaction_id)
+                return await self._act_locked(session_id, player, action, interaction_id, received, live=True)
         finally:
             entry.users -= 1
             if entry.users == 0:
@@ -316,16 +331,22 @@ class SessionManager:
         player: str | None,
         action: Action,
         interaction_id: str | None,
+        received: float,
+        *,
+        live: bool,
     ) -> ActResult:
-        live = await self._load(session_id)
-        record = live.record
+        """`live`: the action comes from outside (chance dropped, stamped `received`); else it is a timer's
+        own action, stamped by `fire_timer`."""
+        entry = await self._load(session_id)
+        record = entry.record
+        action = live_action(self._game(record.game), action, received) if live else action
         do = action.get("do")
         try:
             if isinstance(do, str) and do in self._game(record.game).slow_actions:
                 # The session stays locked; its state is never changed in place, so reads go on meanwhile.
-                game, complete, applied = await asyncio.to_thread(self._step, live, player, action)
+                game, complete, applied = await asyncio.to_thread(self._step, entry, player, action)
             else:
-                game, complete, applied = self._step(live, player, action)
+                game, complete, applied = self._step(entry, player, action)
         except GameError as error:
             # A repeated interaction (a retry of one already applied) gets the first answer again.
             logged = await self._logged(session_id, interaction_id)
@@ -336,8 +357,9 @@ class SessionManager:
             raise
         outcome = game.outcome(applied.state)
         if outcome is not None:
-            applied.events.append({"type": "finished", "winners": outcome.winners, "scores": outcome.scores})
-        timers = {} if outcome else self._merge_timers(record.timers, game.timers(applied.state))
+            applied.events.append(outcome.event())
+        # New deadlines run from the moment the action was received, as the game's own do.
+        timers = {} if outcome else self._merge_timers(record.timers, game.timers(applied.state), received)
         now = self.clock()
         work = Sessions.step_unit(
             record,
@@ -365,7 +387,7 @@ class SessionManager:
         record.version += 1
         record.status = "finished" if outcome else record.status
         record.updated_at = now
-        live.state = applied.state
+        entry.state = applied.state
         if timers != record.timers:
             record.timers = timers
             self._arm(record)
@@ -412,6 +434,14 @@ class SessionManager:
             raise WrongPhase("engine.not_started")
         return self._game(live.record.game).view_for(live.state, player)
 
+    async def freshness(self, session_id: int) -> dict[str, Any]:
+        """What a button made now must carry (the game's freshness), read here so that the table layer never
+        reads the whole state, secrets included, to draw its buttons."""
+        live = await self._read(session_id)
+        if live.state is None:
+            raise WrongPhase("engine.not_started")
+        return self._game(live.record.game).freshness(live.state)
+
     async def open_in_channel(self, channel_id: int) -> SessionRecord | None:
         """The channel's open game, as memory holds it (loaded if need be)."""
         session_id = await self.store.sessions.open_id_in_channel(channel_id)
@@ -434,7 +464,7 @@ class SessionManager:
 
     def deadline(self, record: SessionRecord, key_prefix: str) -> float | None:
         """The earliest deadline among the session's timers whose key starts with the prefix."""
-        times = [t["at"] for key, t in record.timers.items() if key.startswith(key_prefix)]
+        times = [timer["at"] for key, timer in record.timers.items() if key.startswith(key_prefix)]
         return min(times) if times else None
 
     # -- internals --------------------------------------------------------------------------------
@@ -528,9 +558,8 @@ class SessionManager:
         self.timers.disarm(record.id)
         self._live.pop(record.id, None)
 
-    def _merge_timers(self, current: dict[str, Any], wanted: list[Timer]) -> dict[str, Any]:
-        """Keys that stay keep their first deadline; new keys start now; vanished keys are dropped."""
-        now = self.clock()
+    def _merge_timers(self, current: dict[str, Any], wanted: list[Timer], now: float) -> dict[str, Any]:
+        """Keys that stay keep their first deadline; new keys start `now`; vanished keys are dropped."""
         merged = {}
         for timer in wanted:
             kept = current.get(timer.key)
@@ -558,7 +587,10 @@ class SessionManager:
             log.exception("timer %s of session %d failed", key, session_id)
 
     async def fire_timer(self, session_id: int, key: str, at: float | None = None) -> ActResult | None:
-        """Apply a due timer's action, unless the state moved on and the timer is gone or was re-set."""
+        """Apply a due timer's action, unless the state moved on and the timer is gone or was re-set.
+
+        The action is stamped as received when the timer fired, never before its deadline."""
+        fired = self.clock()
         async with self._locked(session_id):
             record = (await self._load(session_id)).record
             timer = record.timers.get(key)
@@ -568,8 +600,10 @@ class SessionManager:
                 await self._close(record, "cancelled")
                 result = ActResult(record, [{"type": "lobby_expired"}])
             else:
+                received = max(fired, timer["at"])
+                stamped = {**timer["action"], RECEIVED_AT: received}
                 try:
-                    result = await self._act_locked(session_id, None, timer["action"], None)
+                    result = await self._act_locked(session_id, None, stamped, None, received, live=False)
                 except Exception:
                     # A timer the rules refuse must not fire again and again.
                     record = (await self._load(session_id)).record

@@ -129,7 +129,8 @@ class TableCog(commands.Cog):
     title: ClassVar[str] = ""
     colour: ClassVar[discord.Colour] = discord.Colour.blurple()
     group: ClassVar[app_commands.Group]
-    # The rules' action that ends a game early (the best score wins); None: ending cancels it, no result.
+    # The rules' action that ends a game early (the best score wins), sent with `by`: "host" or "vote" (the
+    # outcome's termination); None: ending cancels it, no result.
     end_action: ClassVar[dict[str, Any] | None] = {"do": "end"}
     # Events after which the table moves to a new message (the old one keeps its record, without buttons).
     new_message_events: ClassVar[frozenset[str]] = frozenset()
@@ -773,8 +774,9 @@ class TableCog(commands.Cog):
             said = N_("ui.game_ended") if self.end_action is not None else N_("ui.game_ended_no_result")
         await answer(interaction, t(said, lang))
 
-    async def end_game(self, record: SessionRecord, by: str | None = None) -> None:
-        """End now: the rules crown the best score (end_action), or the game is cancelled without a result."""
+    async def end_game(self, record: SessionRecord, by: str | None = None, *, voted: bool = False) -> None:
+        """End now: the rules crown the best score (end_action, told whether the host or the table's vote
+        ended it), or the game is cancelled without a result."""
         if record.status == "lobby":
             record = await self.bot.sessions.cancel(record.id)
             lang = await self.table_lang(record)
@@ -782,7 +784,8 @@ class TableCog(commands.Cog):
             await self._edit_lobby(record, note)
             return
         if self.end_action is not None:
-            result = await self.bot.sessions.act(record.id, None, dict(self.end_action))
+            action = {**self.end_action, "by": "vote" if voted else "host"}
+            result = await self.bot.sessions.act(record.id, None, action)
             self._after_action(result, None)
             await self.refresh(record.id, result.events)
             return
@@ -850,7 +853,7 @@ class TableCog(commands.Cog):
             return
         record = await self.bot.sessions.session(vote.session_id)
         if record.is_open:
-            await self.end_game(record)
+            await self.end_game(record, voted=True)
 
     # -- lobby ------------------------------------------------------------------------------------------
 

@@ -73,7 +73,8 @@ async def test_a_word_voted_valid_is_accepted_in_the_next_game_on_this_server_on
     await sessions.join(other.id, "2")
     await sessions.start_game(other.id, "1", {"first_player": "1"})
     assert (await sessions.session(other.id)).setup["server_words"] == {}
-    await sessions.act(other.id, "1", {"do": "spin", "letter": "B"})
+    rig_next_spin(product_bot, monkeypatch, "B")
+    await sessions.act(other.id, "1", {"do": "spin"})
     await sessions.act(other.id, "1", {"do": "submit", "words": [word]})
     await sessions.act(other.id, None, {"do": "end_writing"})
     [verdict] = (await sessions.view(other.id, None))["history"][-1]["words"]["1"]

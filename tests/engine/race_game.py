@@ -1,7 +1,9 @@
 """A tiny game for engine tests: players take turns adding a die roll; first to the target wins.
 
 It exercises every part of the contract the engine relies on: chance outcomes, turns, a timer that
-skips an idle player, secrets (each player's private note) and an outcome.
+skips an idle player, secrets (each player's private note) and an outcome. A player may also `advance`
+by a number they choose (1 to 6): tests that need a known score use it, since a roll sent through the
+session manager is always the engine's own.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from bot.engine.errors import BadAction, GameOver, NotAPlayer, NotYourTurn
-from bot.engine.game import Action, Applied, Outcome, Timer
+from bot.engine.game import Action, Applied, Outcome, Termination, Timer
+
+MAX_TARGET = 1000
 
 
 @dataclass(frozen=True)
@@ -29,15 +33,16 @@ class RaceGame:
     name = "race"
     min_players = 2
     max_players = 4
-    action_names = frozenset({"roll", "skip", "note"})
+    action_names = frozenset({"roll", "advance", "skip", "note"})
     slow_actions = frozenset({"note"})  # applied in a worker thread, as a dictionary's check would be
+    chance_keys = {"roll": frozenset({"roll"})}
 
     def validate_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         if set(options) - {"target"}:
             raise BadAction(f"unknown options: {sorted(set(options) - {'target'})}")
         target = options.get("target", 10)
-        if isinstance(target, bool) or not isinstance(target, int) or target < 1:
-            raise BadAction("target must be a positive number")
+        if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= MAX_TARGET:
+            raise BadAction(f"target must be a positive number, at most {MAX_TARGET}")
         return {"target": target}
 
     def new_game(
@@ -59,7 +64,7 @@ class RaceGame:
         if self.outcome(state) is not None:
             raise GameOver("the race is over")
         current = state.players[state.turn % len(state.players)]
-        if action["do"] in ("note", "roll") and action.get("player") not in state.players:
+        if action["do"] in ("note", "roll", "advance") and action.get("player") not in state.players:
             raise NotAPlayer("a player's action needs a seated player")
         if action["do"] == "note":
             if not isinstance(action.get("text"), str):
@@ -74,13 +79,13 @@ class RaceGame:
             return Applied(replace(state, turn=state.turn + 1), [{"type": "skipped", "player": current}])
         if action.get("player") != current:
             raise NotYourTurn("topwords.refusal.not_your_turn", player=current)
-        roll = action.get("roll")
-        if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= 6:
-            raise BadAction("a roll is a number from 1 to 6")
-        scores = {**state.scores, current: state.scores[current] + roll}
-        record = {"player": current, "roll": roll}
+        moved = action.get("roll" if action["do"] == "roll" else "by")
+        if isinstance(moved, bool) or not isinstance(moved, int) or not 1 <= moved <= 6:
+            raise BadAction("a roll or an advance is a number from 1 to 6")
+        scores = {**state.scores, current: state.scores[current] + moved}
+        record = {"player": current, "roll": moved}
         new = replace(state, scores=scores, turn=state.turn + 1, history=[*state.history, record])
-        return Applied(new, [{"type": "rolled", **record}])
+        return Applied(new, [{"type": "rolled" if action["do"] == "roll" else "advanced", **record}])
 
     def freshness(self, state: RaceState) -> dict[str, Any]:
         return {"turn": state.turn}
@@ -90,7 +95,11 @@ class RaceGame:
             return None
         if self.outcome(state) is not None:
             return []
-        mine = [{"do": "roll"}] if state.players[state.turn % len(state.players)] == player else []
+        mine = (
+            [{"do": "roll"}, {"do": "advance", "by": 1}]
+            if state.players[state.turn % len(state.players)] == player
+            else []
+        )
         return [*mine, {"do": "note", "text": "secret"}]
 
     def table_actions(self, state: RaceState, player: str | None) -> frozenset[str]:
@@ -100,7 +109,10 @@ class RaceGame:
         best = max(state.scores.values())
         if best < state.target:
             return None
-        return Outcome([p for p, s in state.scores.items() if s == best], dict(state.scores))
+        winners = [p for p, s in state.scores.items() if s == best]
+        return Outcome(
+            winners, dict(state.scores), termination=Termination.TARGET_REACHED, draw=len(winners) > 1
+        )
 
     def view_for(self, state: RaceState, player: str | None) -> dict[str, Any]:
         view = asdict(state)

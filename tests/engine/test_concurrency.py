@@ -177,11 +177,15 @@ async def test_seeds_have_128_bits_and_replays_stay_exact(tmp_path):
 
 @pytest.mark.parametrize("lower_is_better", [False, True])
 async def test_results_and_leaderboards_follow_the_games_direction(tmp_path, lower_is_better):
-    from bot.engine.game import Outcome
+    from bot.engine.game import Outcome, Termination
     from bot.engine.sessions import _result_rows
 
     outcome = Outcome(
-        ["ann"] if lower_is_better else ["cat"], {"ann": 2, "bob": 5, "cat": 9}, lower_is_better
+        ["ann"] if lower_is_better else ["cat"],
+        {"ann": 2, "bob": 5, "cat": 9},
+        lower_is_better,
+        termination=Termination.WENT_OUT,
+        draw=False,
     )
     rows = {row.user_id: row for row in _result_rows(outcome)}
     if lower_is_better:
@@ -191,10 +195,18 @@ async def test_results_and_leaderboards_follow_the_games_direction(tmp_path, low
 
 
 def test_a_cooperative_outcome_gives_every_player_the_teams_result():
-    from bot.engine.game import Outcome
+    from bot.engine.game import Outcome, Termination
     from bot.engine.sessions import _result_rows
 
-    rows = _result_rows(Outcome([], {"ann": 0, "bob": 0}, team_result="won", team_rating=4))
+    won = Outcome(
+        [],
+        {"ann": 0, "bob": 0},
+        team_result="won",
+        team_rating=4,
+        termination=Termination.TEAM_WON,
+        draw=False,
+    )
+    rows = _result_rows(won)
     assert all(row.won and row.result == "won" for row in rows)
 
 

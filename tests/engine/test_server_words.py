@@ -13,6 +13,7 @@ from bot.engine.sessions import SessionManager
 from bot.games.topstop import TopStop
 from bot.replay import export_session, run_scenario
 from bot.store import Store
+from tests.engine.stacked_spins import stack_spins
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "topstop"))
 from topstop_helpers import StubWords  # noqa: E402
@@ -22,6 +23,7 @@ from topstop_helpers import StubWords  # noqa: E402
 async def manager(tmp_path):
     store = await Store.open(tmp_path / "bot.db")
     rules = TopStop(StubWords(unknown={"blorf"}))
+    stack_spins(rules, "B" * 10)  # every round on B
     manager = SessionManager(store, {"topstop": rules}, clock=lambda: 1_795_000_000.0)
     manager.db_path = tmp_path / "bot.db"  # type: ignore[attr-defined]
     await manager.start()
@@ -39,7 +41,7 @@ async def game(manager: SessionManager, guild: int, channel: int, language: str 
 
 
 async def blorf_round(manager: SessionManager, sid: int) -> dict:
-    await manager.act(sid, "ann", {"do": "spin", "letter": "B"})
+    await manager.act(sid, "ann", {"do": "spin"})
     await manager.act(sid, "ann", {"do": "submit", "words": ["blorf"]})
     await manager.act(sid, "bob", {"do": "submit", "words": ["bread"]})
     await manager.act(sid, None, {"do": "end_writing"})

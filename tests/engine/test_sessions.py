@@ -108,12 +108,15 @@ async def test_a_server_has_at_most_its_cap_of_open_games(env):
 async def test_act_applies_persists_and_logs(env):
     manager, store, *_ = env
     sid = await started(manager)
-    result = await manager.act(sid, "ann", {"do": "roll", "roll": 4})
-    assert result.events == [{"type": "rolled", "player": "ann", "roll": 4}]
+    result = await manager.act(sid, "ann", {"do": "advance", "by": 4})
+    assert result.events == [{"type": "advanced", "player": "ann", "roll": 4}]
     stored = await store.sessions.get(sid)
     assert stored.version == 1 and stored.snapshot["scores"]["ann"] == 4
     log = await store.actions.for_session(sid)
-    assert [entry.action for entry in log] == [{"do": "roll", "roll": 4, "player": "ann"}]
+    # Logged with the moment the bot received it, by the manager's clock.
+    assert [entry.action for entry in log] == [
+        {"do": "advance", "by": 4, "player": "ann", "received_at": 1000.0}
+    ]
 
 
 async def test_chance_outcomes_enter_the_log(env):
@@ -128,9 +131,9 @@ async def test_a_refused_action_changes_nothing(env):
     manager, store, *_ = env
     sid = await started(manager)
     with pytest.raises(NotYourTurn):
-        await manager.act(sid, "bob", {"do": "roll", "roll": 3})
+        await manager.act(sid, "bob", {"do": "advance", "by": 3})
     with pytest.raises(NotAPlayer):
-        await manager.act(sid, "eve", {"do": "roll", "roll": 3})
+        await manager.act(sid, "eve", {"do": "advance", "by": 3})
     stored = await store.sessions.get(sid)
     assert stored.version == 0 and await store.actions.for_session(sid) == []
 
@@ -139,14 +142,14 @@ async def test_the_actor_is_the_caller_not_the_action(env):
     manager, *_ = env
     sid = await started(manager)
     with pytest.raises(NotYourTurn):
-        await manager.act(sid, "bob", {"do": "roll", "roll": 3, "player": "ann"})
+        await manager.act(sid, "bob", {"do": "advance", "by": 3, "player": "ann"})
 
 
 async def test_an_interaction_applied_twice_is_applied_once(env):
     manager, store, *_ = env
     sid = await started(manager)
-    first = await manager.act(sid, "ann", {"do": "roll", "roll": 2}, interaction_id="111")
-    again = await manager.act(sid, "ann", {"do": "roll", "roll": 2}, interaction_id="111")
+    first = await manager.act(sid, "ann", {"do": "advance", "by": 2}, interaction_id="111")
+    again = await manager.act(sid, "ann", {"do": "advance", "by": 2}, interaction_id="111")
     assert again.duplicate and again.events == first.events
     assert (await store.sessions.get(sid)).version == 1
 
@@ -154,10 +157,10 @@ async def test_an_interaction_applied_twice_is_applied_once(env):
 async def test_an_action_made_against_an_earlier_turn_is_stale(env):
     manager, *_ = env
     sid = await started(manager)
-    await manager.act(sid, "ann", {"do": "roll", "roll": 2, "turn": 0})
+    await manager.act(sid, "ann", {"do": "advance", "by": 2, "turn": 0})
     with pytest.raises(StaleAction):
-        await manager.act(sid, "bob", {"do": "roll", "roll": 2, "turn": 0})
-    await manager.act(sid, "bob", {"do": "roll", "roll": 2, "turn": 1})
+        await manager.act(sid, "bob", {"do": "advance", "by": 2, "turn": 0})
+    await manager.act(sid, "bob", {"do": "advance", "by": 2, "turn": 1})
 
 
 async def test_concurrent_actions_are_serialised_by_the_session_lock(env):
@@ -174,13 +177,23 @@ async def test_concurrent_actions_are_serialised_by_the_session_lock(env):
 async def test_finishing_records_results_and_refuses_more(env):
     manager, store, *_ = env
     sid = await started(manager, options={"target": 5})
-    result = await manager.act(sid, "ann", {"do": "roll", "roll": 6})
+    result = await manager.act(sid, "ann", {"do": "advance", "by": 6})
     assert result.session.status == "finished"
-    assert result.events[-1] == {"type": "finished", "winners": ["ann"], "scores": {"ann": 6, "bob": 0}}
+    assert result.events[-1] == {
+        "type": "finished",
+        "winners": ["ann"],
+        "scores": {"ann": 6, "bob": 0},
+        "lower_is_better": False,
+        "team_result": None,
+        "team_rating": None,
+        "left": [],
+        "draw": False,
+        "termination": "target_reached",
+    }
     rows = await store.results.for_session(sid)
     assert [(r.user_id, r.rank, r.won) for r in rows] == [("ann", 1, True), ("bob", 2, False)]
     with pytest.raises(GameOver):
-        await manager.act(sid, "bob", {"do": "roll", "roll": 1})
+        await manager.act(sid, "bob", {"do": "advance", "by": 1})
     assert (await store.results.leaderboard(1, "race"))[0].user_id == "ann"
 
 
@@ -226,7 +239,7 @@ async def test_a_timers_whole_result_private_events_included_reaches_the_result_
 async def test_a_timer_whose_state_moved_on_does_nothing(env):
     manager, *_ = env
     sid = await started(manager)
-    await manager.act(sid, "ann", {"do": "roll", "roll": 1})
+    await manager.act(sid, "ann", {"do": "advance", "by": 1})
     assert await manager.fire_timer(sid, "turn:0") is None
 
 
@@ -243,7 +256,7 @@ async def test_cancel_closes_the_game(env):
     sid = await started(manager)
     await manager.cancel(sid)
     with pytest.raises(GameOver):
-        await manager.act(sid, "ann", {"do": "roll", "roll": 1})
+        await manager.act(sid, "ann", {"do": "advance", "by": 1})
     with pytest.raises(GameOver):
         await manager.cancel(sid)
 
@@ -251,7 +264,7 @@ async def test_cancel_closes_the_game(env):
 async def test_restore_after_a_restart_gives_the_same_state_and_rearms_timers(env):
     manager, store, clock, path = env
     sid = await started(manager)
-    await manager.act(sid, "ann", {"do": "roll", "roll": 5})
+    await manager.act(sid, "ann", {"do": "advance", "by": 5})
     await manager.act(sid, "bob", {"do": "note", "text": "hidden"})
     before_view = await manager.view(sid, "bob")
     before_timers = (await manager.session(sid)).timers
@@ -294,7 +307,7 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_fires_at_once(env):
 async def test_idle_sessions_leave_memory_and_come_back(env):
     manager, *_ = env
     sid = await started(manager)
-    await manager.act(sid, "ann", {"do": "roll", "roll": 3})
+    await manager.act(sid, "ann", {"do": "advance", "by": 3})
     manager.idle_seconds = -1
     assert manager.evict_idle() >= 1
     assert manager.loaded_sessions == 0
@@ -321,23 +334,23 @@ async def test_a_failed_write_leaves_memory_as_the_store_has_it(env, monkeypatch
     with monkeypatch.context() as patched:
         patched.setattr(Sessions, "step_unit", staticmethod(broken_step))
         with pytest.raises(sqlite3.OperationalError):
-            await manager.act(sid, "ann", {"do": "roll", "roll": 5})
+            await manager.act(sid, "ann", {"do": "advance", "by": 5})
     # Nothing of the failed move stayed: same version, same turn, no action logged.
     assert (await manager.session(sid)).version == 0
     assert (await manager.view(sid, None))["scores"]["ann"] == 0
     assert await store.actions.for_session(sid) == []
-    await manager.act(sid, "ann", {"do": "roll", "roll": 2, "turn": 0})
+    await manager.act(sid, "ann", {"do": "advance", "by": 2, "turn": 0})
     assert (await store.sessions.get(sid)).version == 1
 
 
 async def test_evicted_sessions_also_free_their_locks(env):
     manager, *_ = env
     sid = await started(manager)
-    await manager.act(sid, "ann", {"do": "roll", "roll": 3})
+    await manager.act(sid, "ann", {"do": "advance", "by": 3})
     manager.idle_seconds = -1
     manager.evict_idle()
     assert sid not in manager._locks
-    await manager.act(sid, "bob", {"do": "roll", "roll": 1})  # a new lock on demand
+    await manager.act(sid, "bob", {"do": "advance", "by": 1})  # a new lock on demand
 
 
 async def test_replay_of_the_log_gives_the_same_state(env):
@@ -364,7 +377,7 @@ async def test_refusals_name_players_by_their_display_names(env):
     await manager.join(record.id, "1002", "Bob")
     await manager.start_game(record.id, "1001")
     with pytest.raises(NotYourTurn) as refused:
-        await manager.act(record.id, "1002", {"do": "roll", "roll": 2})
+        await manager.act(record.id, "1002", {"do": "advance", "by": 2})
     assert refused.value.message == "It is Ann's turn."
     assert refused.value.text("de") == "Ann ist am Zug."  # the other languages too
 
@@ -388,11 +401,11 @@ async def test_one_unreadable_session_is_closed_and_told_while_the_others_play_o
     try:
         assert await manager2.start() == 2
         with pytest.raises(NoSuchSession):
-            await manager2.act(broken, "ann", {"do": "roll", "roll": 1})
+            await manager2.act(broken, "ann", {"do": "advance", "by": 1})
         assert told == [(broken, 10, [{"type": "unreadable"}])]
         assert (await store.sessions.header(broken)).status == "cancelled"
         assert manager2.timers.armed(broken) == {}
-        await manager2.act(fine, "ann", {"do": "roll", "roll": 1})  # the rest is served
+        await manager2.act(fine, "ann", {"do": "advance", "by": 1})  # the rest is served
         assert (await store.sessions.get(fine)).version == 1
     finally:
         await manager2.close()
@@ -465,3 +478,16 @@ async def test_a_slow_action_is_applied_off_the_event_loop_which_serves_other_ta
     assert ran_on["note"] != threading.get_ident() == ran_on["roll"]
     assert result.private_to("ann") == [{"type": "noted", "text": "hi"}]
     assert (await store.sessions.get(slow)).version == result.session.version
+
+
+async def test_freshness_is_read_inside_the_engine(env):
+    """The table layer asks for what its buttons carry; it never reads the state, secrets included."""
+    manager, *_ = env
+    lobby = await manager.open_lobby(1, 10, "race", "ann", {})
+    await manager.join(lobby.id, "bob")
+    with pytest.raises(WrongPhase):
+        await manager.freshness(lobby.id)
+    await manager.start_game(lobby.id, "ann")
+    assert await manager.freshness(lobby.id) == {"turn": 0}
+    await manager.act(lobby.id, "ann", {"do": "advance", "by": 2})
+    assert await manager.freshness(lobby.id) == {"turn": 1}

@@ -7,23 +7,26 @@ from bot.engine.sessions import SessionManager
 from bot.games import make_game
 from bot.replay import words_service
 from bot.store import Store
+from tests.engine.stacked_spins import stack_spins
 
 
-async def open_manager(path):
+async def open_manager(path, spins):
     store = await Store.open(path)
-    return store, SessionManager(store, {"topstop": make_game("topstop", words_service())})
+    rules = make_game("topstop", words_service())
+    stack_spins(rules, spins)
+    return store, SessionManager(store, {"topstop": rules})
 
 
 async def test_a_word_of_round_one_is_a_duplicate_after_a_restart(tmp_path):
     path = tmp_path / "bot.db"
-    store, manager = await open_manager(path)
+    store, manager = await open_manager(path, "CMP")
     record = await manager.open_lobby(1, 10, "topstop", "ann", {"language": "en"})
     sid = record.id
     await manager.join(sid, "bob")
     await manager.start_game(sid, "ann")
-    await manager.act(sid, "ann", {"do": "spin", "letter": "C"})  # the first spin: ann is closest to A
-    await manager.act(sid, "bob", {"do": "spin", "letter": "M"})
-    await manager.act(sid, "ann", {"do": "spin", "letter": "P"})
+    await manager.act(sid, "ann", {"do": "spin"})  # the first spin, C: ann is closest to A
+    await manager.act(sid, "bob", {"do": "spin"})  # M
+    await manager.act(sid, "ann", {"do": "spin"})  # P
     await manager.act(sid, "ann", {"do": "submit", "words": ["pears", "plum"]})
     await manager.act(sid, None, {"do": "end_writing"})
     history = await store.used_words.for_session(sid)
@@ -32,10 +35,10 @@ async def test_a_word_of_round_one_is_a_duplicate_after_a_restart(tmp_path):
     await manager.close()
     await store.close()
 
-    store, manager = await open_manager(path)  # a restart: everything comes back from the file
+    store, manager = await open_manager(path, "P")  # a restart: everything comes back from the file
     await manager.start()
     try:
-        await manager.act(sid, "bob", {"do": "spin", "letter": "P"})
+        await manager.act(sid, "bob", {"do": "spin"})
         await manager.act(sid, "bob", {"do": "submit", "words": ["pear", "pen"]})
         await manager.act(sid, None, {"do": "end_writing"})
         view = await manager.view(sid, None)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.engine.errors import BadAction, GameOver, IllegalMove, NotAPlayer, NotYourTurn, WrongPhase
-from bot.engine.game import JSON, Action, Applied, Outcome, Timer, shallow_copy
+from bot.engine.game import JSON, Action, Applied, Outcome, Termination, Timer, shallow_copy
 from bot.games.skeleton.state import DECK, State, checked_options, dump, load, value
 
 PLAYER_ACTIONS = frozenset({"draw", "play", "pass", "leave"})
@@ -26,6 +26,8 @@ class Skeleton:
     max_players = 4
     action_names = PLAYER_ACTIONS | SYSTEM_ACTIONS
     slow_actions: frozenset[str] = frozenset()
+    # The card a draw brings is chance's: a player's own `card` is dropped by the engine.
+    chance_keys: Mapping[str, frozenset[str]] = {"draw": frozenset({"card"}), "timeout": frozenset({"card"})}
 
     # -- setting up ------------------------------------------------------------------------------------
 
@@ -83,7 +85,7 @@ class Skeleton:
         if name in SYSTEM_ACTIONS:
             if player is not None:
                 raise NotAPlayer("skeleton.refusal.system")
-            return self._timeout(state, action) if name == "timeout" else self._end(state)
+            return self._timeout(state, action) if name == "timeout" else self._end(state, action)
         if not isinstance(player, str) or player not in state.players or player in state.left:
             raise NotAPlayer("skeleton.refusal.not_a_player")
         if name == "leave":
@@ -129,7 +131,7 @@ class Skeleton:
         new.scores = {**state.scores, player: state.scores[player] + value(card)}
         applied = Applied(new, [{"type": "played", "player": player, "card": card, "points": value(card)}])
         if new.scores[player] >= new.target:
-            return self._finish(applied, [player], "target")
+            return self._finish(applied, [player], Termination.TARGET_REACHED)
         return self._end_turn(applied, {"player": player, "played": card})
 
     def _timeout(self, state: State, action: Action) -> Applied:
@@ -149,21 +151,26 @@ class Skeleton:
         new.left = [*state.left, player]
         applied = Applied(new, [{"type": "left", "player": player}])
         if len(new.players) - len(new.left) < self.min_players:
-            return self._finish(applied, self._best(new), "left")
+            return self._finish(applied, self._best(new), Termination.LAST_PLAYER_STANDING)
         if player == state.current:
             return self._end_turn(applied, {"player": player, "left": True})
         return applied
 
-    def _end(self, state: State) -> Applied:
-        """The host (or the table's vote) ends the game: the best score wins."""
-        return self._finish(Applied(shallow_copy(state)), self._best(state), "ended")
+    def _end(self, state: State, action: Action) -> Applied:
+        """The host (or the table's vote: `by`) ends the game: the best score wins."""
+        ended = {"host": Termination.ENDED_BY_HOST, "vote": Termination.ENDED_BY_VOTE}.get(
+            action.get("by", "host")
+        )
+        if ended is None:
+            raise BadAction("skeleton.refusal.end_by")
+        return self._finish(Applied(shallow_copy(state)), self._best(state), ended)
 
     def _end_turn(self, applied: Applied, record: dict[str, Any]) -> Applied:
         """The next seat still playing takes the turn; when no card is left anywhere, the best score wins."""
         state = applied.state
         state.history = [*state.history, {"turn": state.turn, **record}]
         if not state.deck and not any(state.hands[p] for p in state.players if p not in state.left):
-            return self._finish(applied, self._best(state), "no_cards")
+            return self._finish(applied, self._best(state), Termination.NO_MOVES)
         seats = state.players
         index = seats.index(state.current)
         for step in range(1, len(seats) + 1):
@@ -176,11 +183,12 @@ class Skeleton:
         applied.events.append({"type": "turn", "player": following, "turn": state.turn})
         return applied
 
-    def _finish(self, applied: Applied, winners: list[str], reason: str) -> Applied:
+    def _finish(self, applied: Applied, winners: list[str], reason: Termination) -> Applied:
+        """The game is over; the engine tells it (its `finished` event carries the outcome)."""
         state = applied.state
         state.phase = "over"
         state.winners = winners
-        applied.events.append({"type": "finished", "winners": winners, "reason": reason})
+        state.end_reason = reason.value
         return applied
 
     @staticmethod
@@ -217,7 +225,13 @@ class Skeleton:
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != "over":
             return None
-        return Outcome(winners=list(state.winners), scores=dict(state.scores), left=list(state.left))
+        return Outcome(
+            winners=list(state.winners),
+            scores=dict(state.scores),
+            left=list(state.left),
+            termination=Termination(state.end_reason),
+            draw=len(state.winners) != 1,
+        )
 
     def view_for(self, state: State, player: str | None) -> JSON:
         """Everything public, and the viewer's own hand: other hands only as counts, the deck as a count."""

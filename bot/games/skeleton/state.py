@@ -54,6 +54,7 @@ class State:
     left: list[str]
     history: list[dict[str, Any]]  # one record per finished turn
     winners: list[str]
+    end_reason: str = ""  # why the game ended: a Termination's value, "" while it goes on
 
 
 def dump(state: State) -> dict[str, Any]:
@@ -75,4 +76,5 @@ def load(data: Mapping[str, Any]) -> State:
         left=list(data["left"]),
         history=[dict(record) for record in data["history"]],
         winners=list(data["winners"]),
+        end_reason=data.get("end_reason", ""),
     )

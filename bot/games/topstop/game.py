@@ -15,6 +15,7 @@ from bot.engine.errors import (
     NotAPlayer,
     NotYourTurn,
     StaleAction,
+    TooLate,
     WrongPhase,
 )
 from bot.engine.game import (
@@ -24,10 +25,12 @@ from bot.engine.game import (
     Applied,
     Event,
     Outcome,
+    Termination,
     Timer,
     UsedWord,
     WordRuling,
     checked_server_words,
+    received_at,
     shallow_copy,
 )
 from bot.engine.votes import cast
@@ -60,6 +63,24 @@ LETTERS = string.ascii_uppercase  # Components: a board of 26 letters
 MAX_WORD_LENGTH = 40
 MAX_WORDS = 10
 NAME_COUNTRIES = ("lb", "fr", "de")  # first-name lists of bot.words (Level VII)
+# Why the game ended (state.end_reason), as the engine tells it.
+TERMINATIONS = {
+    "target": Termination.TARGET_REACHED,
+    "players_left": Termination.LAST_PLAYER_STANDING,
+    "ended": Termination.ENDED_BY_HOST,
+    "voted": Termination.ENDED_BY_VOTE,
+}
+# Who may end the game early (the `end` action's `by`): the host, or the table's vote (a system action).
+END_BY = {"host": "ended", "vote": "voted"}
+# The phase each player action needs, and what the refusal says the player cannot do: checked before the
+# state is copied, so that the commonest refusals cost no copy.
+PHASE_OF = {
+    "submit": (WRITING, N_("topstop.doing.write")),
+    "stop": (WRITING, N_("topstop.doing.stop")),
+    "respin": (WRITING, N_("topstop.doing.respin")),
+    "dispute": (REVIEW, N_("topstop.doing.dispute")),
+    "vote": (REVIEW, N_("topstop.doing.vote")),
+}
 
 
 def winning_score(player_count: int) -> int:
@@ -114,6 +135,14 @@ class TopStop:
         }
         self.action_names = frozenset({*self._player_actions, *self._system_actions, "end"})
         self.slow_actions = frozenset({"end_writing"})  # every list is judged: 10-30 ms for 8 players
+        # What resolve_chance draws (here and in advanced.resolve_chance): never a player's to choose.
+        self.chance_keys: Mapping[str, frozenset[str]] = {
+            "spin": frozenset({"letter", "letters", "category"}),
+            "auto_spin": frozenset({"letters"}),
+            "draw": frozenset({"shuffle"}),
+            "choose": frozenset({"shuffle"}),
+            "auto_choose": frozenset({"act"}),
+        }
 
     # -- the contract -----------------------------------------------------------------------------
 
@@ -200,19 +229,26 @@ class TopStop:
         if state.phase == OVER:
             raise GameOver("engine.game_over")
         player = action.get("player")
+        # Who acts, and whether now, is checked on the state as it is: a refusal pays no copy.
+        if name in self._system_actions:
+            if player is not None:
+                raise IllegalMove("topstop.system_action", action=name)
+        elif name != "end" or player is not None:
+            if player is None:
+                raise BadAction("engine.needs_player", action=name)
+            _check_seated(state, player)
+            if name in PHASE_OF:
+                _check_phase_and_time(state, name, player, action)
         new = _copy_for_step(state)
         result = _Step()
         if name == "end":
             self._end(new, action, result)
         elif name in self._system_actions:
-            if player is not None:
-                raise IllegalMove("topstop.system_action", action=name)
             self._system_actions[name](new, action, result)
         else:
-            if player is None:
-                raise BadAction("engine.needs_player", action=name)
-            _check_seated(state, player)
             self._player_actions[name](new, action, result)
+        if new.phase == WRITING and (state.phase != WRITING or name == "stop"):
+            _open_writing_window(new, action, stopped=name == "stop")
         applied = Applied(new, result.events, result.used_words, rulings=result.rulings)
         for who, event in result.private:
             applied.tell(who, event)
@@ -243,7 +279,13 @@ class TopStop:
     def outcome(self, state: TopStopState) -> Outcome | None:
         if state.phase != OVER:
             return None
-        return Outcome(winners=list(state.winners), scores=dict(state.scores), left=list(state.left))
+        return Outcome(
+            winners=list(state.winners),
+            scores=dict(state.scores),
+            left=list(state.left),
+            termination=TERMINATIONS[state.end_reason or "ended"],
+            draw=len(state.winners) != 1,
+        )
 
     def timers(self, state: TopStopState) -> list[Timer]:
         opts = state.options
@@ -625,12 +667,15 @@ class TopStop:
 
     def _end(self, state: TopStopState, action: Action, step: _Step) -> None:
         player = action.get("player")
+        by = action.get("by", "host")
+        if by not in END_BY or (player is not None and by != "host"):
+            raise BadAction("topstop.end_by")
         if player is not None:
             _check_seated(state, player)
             if player != _host(state):
                 raise IllegalMove("topstop.host_ends", player=_host(state))
         # Ended early: the highest score wins (several on a tie).
-        _finish(state, _leaders(state, state.seated), "ended", step)
+        _finish(state, _leaders(state, state.seated), END_BY[by], step)
 
     # -- helpers that need the words service ------------------------------------------------------
 
@@ -734,6 +779,27 @@ def _seconds_option(options: Mapping[str, Any], key: str, default: float) -> flo
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 3600:
         raise BadAction("topstop.seconds_option", key=key)
     return float(value)
+
+
+def _check_phase_and_time(state: TopStopState, name: str, player: str, action: Action) -> None:
+    """The action's phase, and for writing its window: an action received after the writing time is
+    refused, however late the session's lock let it through (writing closes when its timer runs)."""
+    phase, doing = PHASE_OF[name]
+    current = _current_round(state, phase, player, doing)
+    if phase != WRITING or current.writing_until is None:
+        return
+    received = received_at(action)
+    if received is not None and received > current.writing_until:
+        late = received - current.writing_until
+        raise TooLate("topstop.too_late", doing=Text(doing), seconds=f"{late:.1f}")
+
+
+def _open_writing_window(state: TopStopState, action: Action, *, stopped: bool) -> None:
+    """The writing window runs from the moment the action that opened it was received (the spin, or a STOP
+    and its grace period), as the engine's timer does: None for an action without that moment."""
+    received = received_at(action)
+    seconds = state.options.grace if stopped else state.options.writing_time
+    state.round.writing_until = None if received is None else received + seconds
 
 
 def current_round_number(state: TopStopState) -> int:

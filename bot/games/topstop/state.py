@@ -125,6 +125,9 @@ class Round:
     opened_disputes: int = 0  # votes opened this round, cancelled ones included: the next one's number - 1
     points: dict[str, int] | None = None  # set when the round is scored
     cards: RoundCards | None = None  # Advanced game: the Level and Ba Oossee cards of this round
+    # When writing closes (the manager's clock): the receipt of the spin that opened it plus the writing
+    # time, or of the STOP plus the grace period. None when that action carried no moment (an old log).
+    writing_until: float | None = None
 
 
 @dataclass
@@ -220,6 +223,7 @@ def _load_round(data: dict[str, Any]) -> Round:
         points=dict(data["points"]) if data["points"] is not None else None,
         opened_disputes=opened,
         cards=load_round_cards(data["cards"]) if data.get("cards") is not None else None,
+        writing_until=data.get("writing_until"),  # saved before writing had a deadline: none
     )
 
 

@@ -29,6 +29,7 @@ from bot.engine.game import (
     Applied,
     Event,
     Outcome,
+    Termination,
     Timer,
     UsedWord,
     WordRuling,
@@ -73,6 +74,15 @@ IDLE_TURNS = 3  # turns in a row passed by the timer before a player is asked to
 # the player to move can always pass, so no game waits on the search.
 EXAMPLE_CHECKS = 60
 VERDICTS_KEPT = 1 << 14  # the dictionary's verdicts on words in tiles, kept per rules object
+MAX_WINDOW_SECONDS = 3600  # a challenge or vote window: an hour at most (as Top Stop's windows)
+MAX_TURN_SECONDS = 24 * 3600  # the turn timer: a day at most, for a slow game
+# Why the game ended (state.end_reason), as the engine tells it.
+TERMINATIONS = {
+    "out": Termination.WENT_OUT,
+    "passes": Termination.ALL_PASSED,
+    "no_words": Termination.NO_MOVES,
+    "players_left": Termination.LAST_PLAYER_STANDING,
+}
 
 Handler = Callable[[State, str, Action, Applied], State]
 
@@ -102,6 +112,10 @@ class TopWords:
     max_players = 4
     action_names = ACTIONS
     slow_actions: frozenset[str] = frozenset()  # a move checks a few words: well under a millisecond
+    # Where each tile put back goes into the bag (`at`): drawn by resolve_chance, never a player's choice.
+    chance_keys: Mapping[str, frozenset[str]] = {
+        name: frozenset({"at"}) for name in ("pass", "leave", "turn_timeout")
+    }
 
     def __init__(self, words: Words | None) -> None:
         self.words = words
@@ -134,11 +148,11 @@ class TopWords:
             raise BadAction("engine.option_check_words")
         for name in ("challenge_seconds", "vote_seconds"):
             value = getattr(opts, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise BadAction("topwords.refusal.option_seconds", name=name)
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_WINDOW_SECONDS:
+                raise BadAction("topwords.refusal.option_seconds", name=name, most=MAX_WINDOW_SECONDS)
         turn = opts.turn_seconds
-        if isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
-            raise BadAction("topwords.refusal.turn_seconds")
+        if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn <= MAX_TURN_SECONDS:
+            raise BadAction("topwords.refusal.turn_seconds", most=MAX_TURN_SECONDS)
         if opts.check_words and self.words is None:
             raise BadAction("topwords.refusal.option_words_service")
         return asdict(opts)
@@ -305,7 +319,14 @@ class TopWords:
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != "over":
             return None
-        return Outcome(winners=_winners(state), scores=dict(state.scores), left=list(state.left))
+        winners = _winners(state)
+        return Outcome(
+            winners=winners,
+            scores=dict(state.scores),
+            left=list(state.left),
+            termination=TERMINATIONS[state.end_reason or "out"],
+            draw=len(winners) != 1,
+        )
 
     def view_for(self, state: State, player: str | None) -> JSON:
         """The board, scores and history for all; a rack only for its owner; the bag only as a count.

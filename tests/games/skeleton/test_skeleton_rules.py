@@ -16,7 +16,7 @@ from bot.engine.errors import (
     StaleAction,
     WrongPhase,
 )
-from bot.engine.game import Applied, step
+from bot.engine.game import Applied, Termination, step
 from bot.games import make_game
 from bot.games.skeleton import DECK, State
 
@@ -174,7 +174,9 @@ def test_leaving_below_two_ends_the_game_and_who_left_ranks_last(game: Any) -> N
 def test_the_system_end_crowns_the_best_score(game: Any) -> None:
     state = turn_of(game, start(game), A, "2c")
     applied = act(game, state, {"do": "end"})[1]
-    assert applied.events[-1] == {"type": "finished", "winners": [A], "reason": "ended"}
+    assert applied.state.phase == "over" and applied.state.winners == [A]
+    outcome = game.outcome(applied.state)
+    assert outcome is not None and outcome.termination == Termination.ENDED_BY_HOST
 
 
 def test_options_have_defaults_and_bounds(game: Any) -> None:

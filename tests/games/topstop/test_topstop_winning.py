@@ -6,7 +6,7 @@ import pytest
 from topstop_helpers import Table
 
 from bot.engine.errors import BadAction, GameOver, IllegalMove, NotAPlayer
-from bot.engine.game import Outcome
+from bot.engine.game import Outcome, Termination
 from bot.games.topstop.game import winning_score
 
 FIVE_P = ["pear", "plum", "peach", "pip", "prune"]
@@ -54,7 +54,12 @@ def test_rule_reaching_the_target_highest_score_wins() -> None:
     table.play_round("B", {"ann": ["bean"], "bob": ["bat", "bee", "bin", "bun"], "cat": ["bow"]})
     # bob 5, ann 4: bob reaches the target and wins
     assert table.state.phase == "over"
-    assert table.game.outcome(table.state) == Outcome(winners=["bob"], scores={"ann": 4, "bob": 5, "cat": 1})
+    assert table.game.outcome(table.state) == Outcome(
+        winners=["bob"],
+        scores={"ann": 4, "bob": 5, "cat": 1},
+        termination=Termination.TARGET_REACHED,
+        draw=False,
+    )
     assert table.events("game_over")[0]["reason"] == "target"
 
 

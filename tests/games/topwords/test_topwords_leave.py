@@ -7,7 +7,7 @@ from collections import Counter
 from topwords_helpers import Table
 
 from bot.engine.errors import BadAction, IllegalMove, NotAPlayer, StaleAction
-from bot.engine.game import Outcome
+from bot.engine.game import Outcome, Termination
 from bot.games.topwords.game import IDLE_TURNS
 
 # Any letters make words (no dictionary): ann and bob hold what the tests place.
@@ -115,5 +115,11 @@ def test_options_refuse_a_bad_turn_timer():
 
 
 def test_an_outcome_ranks_players_who_left_after_those_who_stayed():
-    outcome = Outcome(winners=["b"], scores={"a": 50, "b": 10, "c": 5}, left=["a"])
+    outcome = Outcome(
+        winners=["b"],
+        scores={"a": 50, "b": 10, "c": 5},
+        left=["a"],
+        termination=Termination.LAST_PLAYER_STANDING,
+        draw=False,
+    )
     assert outcome.ranks() == {"b": 1, "c": 2, "a": 3}
