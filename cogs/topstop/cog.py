@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 # Every round-bound button names its round; ids of older messages may lack it (then no stale check).
 ROUND = codec.number("round", optional=True)
 PAGE = codec.number("page", 1, 2, optional=True)  # the writing form's page (rounds of 6 or 10 words)
+# A writing button or form also names the re-spins so far: words for the letter before a re-spin are stale.
+RESPINS = codec.number("respins", optional=True)
 # /topstop new's bounds, checked here too: Discord's client enforces them, a crafted request may not.
 NEW_BOUNDS = {"target": (5, 500), "writing_time": (20, 900), "grace": (1, 120)}
 DISPUTE_MENUS = 5  # at most 5 menus of 25 words: one message's worth of components
@@ -176,11 +178,11 @@ class TopStopCog(TableCog, name="Top Stop"):
     async def on_spin(self, click: Click) -> None:
         await self.act(click.interaction, click.session_id, {"do": "spin", **click.args})
 
-    @button("stop", ROUND)
+    @button("stop", ROUND, RESPINS)
     async def on_stop(self, click: Click) -> None:
         await self.act(click.interaction, click.session_id, {"do": "stop", **click.args})
 
-    @button("respin", ROUND)
+    @button("respin", ROUND, RESPINS)
     async def on_respin(self, click: Click) -> None:
         await self.act(click.interaction, click.session_id, {"do": "respin", **click.args})
 
@@ -192,7 +194,7 @@ class TopStopCog(TableCog, name="Top Stop"):
         said = N_("topstop.vote.cast_closed") if closed else N_("topstop.vote.cast")
         await click.interaction.followup.send(t(said, self.user_lang(click.interaction)), ephemeral=True)
 
-    @button("write", ROUND, PAGE, opens_form=True)
+    @button("write", ROUND, PAGE, RESPINS, opens_form=True)
     async def on_write(self, click: Click) -> None:
         """The form opens at once (a modal must be the first answer), prefilled with the saved words."""
         await self.seated(click.interaction, click.session_id)
@@ -200,7 +202,7 @@ class TopStopCog(TableCog, name="Top Stop"):
         current = view.get("round") or {}
         if click.player in view["left"]:
             raise NotAPlayer("topstop.has_left")
-        check_round(click.args.get("round"), view)
+        check_round(click.args.get("round"), view, click.args.get("respins"))
         if view["phase"] != "writing" or click.player not in current.get("players", []):
             raise BadAction("topstop.refusal.not_writing")
         if current.get("stopped_by") == click.player:
@@ -220,10 +222,11 @@ class TopStopCog(TableCog, name="Top Stop"):
                 self.user_lang(click.interaction),
                 page=page,
                 level=level,
+                respins=view["freshness"]["respins"],
             )
         )
 
-    @button("words", ROUND, PAGE, modal=True)
+    @button("words", ROUND, PAGE, RESPINS, modal=True)
     async def on_words(self, click: Click) -> None:
         page = click.args.pop("page", None) or 1
         first = (page - 1) * cards.PAGE
@@ -259,7 +262,9 @@ class TopStopCog(TableCog, name="Top Stop"):
             else t("topstop.button.page_one", lang, n=first_word)
         )
         again = components.button(
-            components.spec(GAME, "write").encode(click.session_id, round=current.get("number"), page=other),
+            components.spec(GAME, "write").encode(
+                click.session_id, round=current.get("number"), page=other, respins=click.args.get("respins")
+            ),
             label,
             style=discord.ButtonStyle.primary,
             emoji="✍️",
@@ -391,10 +396,13 @@ class TopStopCog(TableCog, name="Top Stop"):
         )
 
 
-def check_round(named: int | None, view: dict[str, Any]) -> None:
-    """A button that opens a form or menu (no action yet) is refused like the rules refuse a stale action."""
+def check_round(named: int | None, view: dict[str, Any], respins: int | None = None) -> None:
+    """A button that opens a form or menu (no action yet) is refused like the rules refuse a stale action:
+    another round, or (a writing button) the letter before a re-spin."""
     current = (view.get("round") or {}).get("number", 0)
     if named is not None and named != current:
+        raise StaleAction(STALE_MESSAGE)
+    if respins is not None and respins != view["freshness"]["respins"]:
         raise StaleAction(STALE_MESSAGE)
 
 

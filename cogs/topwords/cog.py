@@ -47,7 +47,7 @@ DIRECTION_CHOICES = [
     app_commands.Choice(name="down ↓ (senkrecht)", value="down"),
 ]
 MODE_TEXTS = {"strict": N_("topwords.cmd.mode.strict"), "challenge": N_("topwords.cmd.mode.challenge")}
-MOVE = codec.number("move", optional=True)  # the board's number of moves a button was offered on
+MOVE = codec.number("move", optional=True)  # the board a button was offered on (the rules' freshness)
 
 
 class TopWordsCog(TableCog, name="TopWords"):
@@ -162,7 +162,7 @@ class TopWordsCog(TableCog, name="TopWords"):
 
     @button("dispute", MOVE, codec.token("word", LETTERS, optional=True))
     async def on_dispute(self, click: Click) -> None:
-        """From the table ("3": the board's number of moves): ask which word when the move made several;
+        """From the table ("3": the board's number): ask which word when the move made several;
         from that choice ("3.BAUM"): vote. A button of an older board is refused by the rules."""
         lang = lang_of(click.interaction.locale)
         await self.seated(click.interaction, click.session_id)

@@ -14,7 +14,7 @@ import discord
 import pytest
 
 from bot.engine.errors import BadAction, StaleAction
-from bot.engine.game import STALE_MESSAGE
+from bot.engine.game import STALE_MESSAGE, step
 from bot.engine.sessions import SessionManager
 from bot.games.topstop import TopStop as Rules
 from bot.store import SessionRecord
@@ -321,7 +321,8 @@ async def test_every_round_bound_button_names_its_round_and_a_vote_button_its_vo
         table.act(player, do="spin", letter=letter)
     assert table.custom_ids() == ["topstop:7:spin:1"]
     table.act("ann", do="spin", letter="P")
-    assert table.custom_ids() == ["topstop:7:write:1", "topstop:7:stop:1", "topstop:7:respin:1"]
+    # Writing buttons also name the re-spins so far (the write button its form's page first).
+    assert table.custom_ids() == ["topstop:7:write:1.1.0", "topstop:7:stop:1.0", "topstop:7:respin:1.0"]
     table.write({"ann": ["pear", "plum"], "bob": ["pip"]})
     table.act(None, do="end_writing")
     assert table.custom_ids() == ["topstop:7:dispute:1"]
@@ -361,6 +362,25 @@ async def test_a_form_or_menu_button_of_another_round_is_refused_before_it_opens
     with pytest.raises(StaleAction) as caught:
         check_round(1, table.view())
     assert caught.value.key == STALE_MESSAGE
+
+
+async def test_writing_buttons_and_the_form_of_the_letter_before_a_re_spin_are_stale() -> None:
+    table = round_one(["ann", "bob"])
+    before = [resolve(i)[2] for i in table.custom_ids()]
+    assert [args.get("respins") for args in before] == [0, 0, 0]
+    form = words_modal(7, "P", 5, [], 1, respins=0)
+    assert form.custom_id == "topstop:7:words:1.1.0"
+    assert resolve(form.custom_id, modal=True)[2] == {"round": 1, "page": 1, "respins": 0}
+    table.act("ann", do="respin")
+    table.act("bob", do="respin")
+    table.act("ann", do="spin", letter="K")
+    check_round(1, table.view("bob"), 1)
+    with pytest.raises(StaleAction):
+        check_round(before[0]["round"], table.view("bob"), before[0]["respins"])  # the old write button
+    form_args = resolve(form.custom_id, modal=True)[2]
+    form_args.pop("page")
+    with pytest.raises(StaleAction):  # the words of the form opened for P, sent as its custom_id says
+        step(table.rules, table.state, 0, 0, {"do": "submit", "player": "bob", "words": ["pear"], **form_args})
 
 
 async def test_the_dispute_menu_fits_discords_limits_for_values_and_labels() -> None:

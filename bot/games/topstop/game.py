@@ -161,8 +161,9 @@ class TopStop:
         return opts
 
     def freshness(self, state: TopStopState) -> JSON:
-        """Buttons name their round (0: the first spin) and, while one is open, their dispute vote."""
-        fresh: JSON = {"round": current_round_number(state)}
+        """Buttons name their round (0: the first spin), the re-spins so far (a form opened for the letter
+        before a re-spin is stale) and, while one is open, their dispute vote: each only ever counts up."""
+        fresh: JSON = {"round": current_round_number(state), "respins": state.respins}
         if state.phase == REVIEW and state.round.dispute is not None:
             fresh["dispute"] = state.round.dispute.number
         if state.advanced is not None:
@@ -178,6 +179,7 @@ class TopStop:
         shown = view(state, player)
         if state.advanced is not None:
             shown["cards"] = advanced.view(state, player)
+        shown["freshness"] = self.freshness(state)  # what a button or form drawn from this view names
         if player is None:  # the table's buttons are drawn from the public view (a player's asks every seat)
             shown["offered"] = sorted(self.table_actions(state, None))
         return shown
@@ -423,16 +425,16 @@ class TopStop:
         index = open_to_dispute[0]
         entry = _change_entry(current, owner, index, disputed=True)
         voters = [p for p in _round_players(state) if p != player]
-        # Each vote of a round has its own number, so a button of an earlier vote cannot land on this one.
+        # Each vote of the game has its own number, so a button of an earlier vote cannot land on this one.
         current.opened_disputes += 1
-        current.dispute = Dispute(
-            disputer=player, owner=owner, index=index, voters=voters, number=current.opened_disputes
-        )
+        state.disputes_opened += 1
+        number = state.disputes_opened
+        current.dispute = Dispute(disputer=player, owner=owner, index=index, voters=voters, number=number)
         step.events.append(
             {
                 "type": "dispute_opened",
                 "round": current.number,
-                "dispute": current.opened_disputes,
+                "dispute": number,
                 "player": player,
                 "of": owner,
                 "word": word,
@@ -857,6 +859,7 @@ def _respin_if_unanimous(state: TopStopState, step: _Step) -> None:
     current.letter = None
     current.respin_votes = []
     current.submissions = {}
+    state.respins += 1  # words written for the abandoned letter are stale from now on
     state.phase = SPIN
     step.events.append({"type": "respin", "round": current.number, "spinner": current.spinner})
 
