@@ -371,7 +371,9 @@ class TopStopTable:
                               respins=respins))  # fmt: skip
             if not current.get("stopped_by"):
                 stop = self.t("topstop.button.stop")
-                items.append(make("stop", stop, discord.ButtonStyle.danger, "🛑", round=number, respins=respins))
+                items.append(
+                    make("stop", stop, discord.ButtonStyle.danger, "🛑", round=number, respins=respins)
+                )
                 # FAQ 2: until someone has words; never after STOP (the rules say when: `offered`).
                 if "respin" in view["offered"]:
                     label = self.t("topstop.button.respin")

@@ -380,7 +380,9 @@ async def test_writing_buttons_and_the_form_of_the_letter_before_a_re_spin_are_s
     form_args = resolve(form.custom_id, modal=True)[2]
     form_args.pop("page")
     with pytest.raises(StaleAction):  # the words of the form opened for P, sent as its custom_id says
-        step(table.rules, table.state, 0, 0, {"do": "submit", "player": "bob", "words": ["pear"], **form_args})
+        step(
+            table.rules, table.state, 0, 0, {"do": "submit", "player": "bob", "words": ["pear"], **form_args}
+        )
 
 
 async def test_the_dispute_menu_fits_discords_limits_for_values_and_labels() -> None:

@@ -98,7 +98,11 @@ class RaceGame:
         """A note of the player's own words (the note's text is free; legal_actions offers one example)."""
         if player not in state.players or self.outcome(state) is not None:
             return None
-        return {"do": "note", "player": player, "text": rng.choice(["left", "right", "6", "x"]) * rng.randint(1, 3)}
+        return {
+            "do": "note",
+            "player": player,
+            "text": rng.choice(["left", "right", "6", "x"]) * rng.randint(1, 3),
+        }
 
     def table_actions(self, state: RaceState, player: str | None) -> frozenset[str]:
         return frozenset(a["do"] for a in self.legal_actions(state, player) or []) if player else frozenset()

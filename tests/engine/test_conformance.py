@@ -82,7 +82,9 @@ MAX_COUNT = 6  # … capped here (a 12-player Top Stop table costs seconds per p
 LEGAL_SAMPLE = 1  # legal actions tried per state besides the chosen one
 TRY_CHANCE = 0.35  # how often each kind of refusal (and a malformed action) is tried at a state
 SECRET_CHANCE = 0.3  # how often a state is compared with one that differs only in a player's secret
-SAMPLE_SHARE = 0.75  # the share of a sampled action in the weight of its kind (the legal examples share the rest)
+SAMPLE_SHARE = (
+    0.75  # the share of a sampled action in the weight of its kind (the legal examples share the rest)
+)
 RESTORE_EVERY = 3  # replay continues from the JSON snapshot (as after a restart) at every third step
 TIMER_CHANCE = 0.15  # how often a due timer fires while players could still act
 # Actions that end a game or a seat: chosen in about one step in RARE_SHARE, so that playouts get past
@@ -588,7 +590,9 @@ class Playout:
                 # Each kind of action a player has weighs the same however many variants it is offered in;
                 # a sampled action takes SAMPLE_SHARE of its kind's weight.
                 drawn = {(p, a.get("do")) for p, a in player_moves if any(a is b for _, b in sampled)}
-                variants = Counter((p, a.get("do")) for p, a in player_moves if not any(a is b for _, b in sampled))
+                variants = Counter(
+                    (p, a.get("do")) for p, a in player_moves if not any(a is b for _, b in sampled)
+                )
                 rare = len(player_moves) - len(usual)
                 seldom = max(len(usual), 1) / (RARE_SHARE * max(rare, 1))
                 weights = []
@@ -715,7 +719,7 @@ class Playout:
                     f"freshness {key}={value!r} came back: it was replaced after step {earlier[1]} "
                     f"(freshness now {short(fresh)}), so a button of that older message acts again",
                 )
-        offered = [(p, a) for p, actions in legal.items() for a in actions]
+        offered: list[tuple[str | None, Action]] = [(p, a) for p, actions in legal.items() for a in actions]
         offered += [(None, t.action) for t in timers]
         if not offered:
             return
@@ -733,7 +737,11 @@ class Playout:
             self.report.tally["earlier freshness values replayed"] += 1
             result = self.attempt(state, sent, NEVER_REPEATS)
             if not isinstance(result, StaleAction):
-                got = "accepted" if not isinstance(result, Exception) else f"refused with {type(result).__name__}"
+                got = (
+                    "accepted"
+                    if not isinstance(result, Exception)
+                    else f"refused with {type(result).__name__}"
+                )
                 self.fail(
                     NEVER_REPEATS,
                     f"{short(sent)} carries {key}={value!r}, replaced after step {when} ({key} is "
@@ -764,7 +772,9 @@ class Playout:
             blind = [owner]  # everyone but the owner sees it: the owner's own view must not change
         who = {None: "a spectator", OUTSIDER: "an outsider"}
         for viewer in blind:
-            theirs = self.guard(SECRETS, f"view_for(changed state, {viewer!r})", lambda v=viewer: game.view_for(other, v))
+            theirs = self.guard(
+                SECRETS, f"view_for(changed state, {viewer!r})", lambda v=viewer: game.view_for(other, v)
+            )
             if theirs is not None and canonical(theirs) != canonical(views[viewer]):
                 self.fail(
                     SECRETS,
@@ -772,13 +782,13 @@ class Playout:
                     + difference(views[viewer], theirs),
                 )
                 return
-        offered = [(p, a) for p, actions in legal.items() for a in actions]
+        offered: list[tuple[str | None, Action]] = [(p, a) for p, actions in legal.items() for a in actions]
         offered += [(None, t.action) for t in timers]
         if not offered:
             return
         player, action = self.rng.choice(offered)
         sent = live_action(action, player)
-        results = []
+        results: list[tuple[Action, Applied] | Exception] = []
         for start in (state, other):
             try:
                 results.append(step(game, start, self.seed, len(self.records), dict(sent)))
@@ -796,7 +806,9 @@ class Playout:
             return
         (_, first), (_, second) = one, two
         for viewer in blind:
-            if canonical(game.view_for(first.state, viewer)) != canonical(game.view_for(second.state, viewer)):
+            if canonical(game.view_for(first.state, viewer)) != canonical(
+                game.view_for(second.state, viewer)
+            ):
                 return  # the action revealed the secret (a reveal, a card played): its events may tell it
         self.report.tally["next actions compared with a secret changed"] += 1
         if canonical(first.events) != canonical(second.events):
@@ -807,7 +819,9 @@ class Playout:
             )
             return
         for viewer in blind:
-            if viewer is not None and canonical(first.private.get(viewer, [])) != canonical(second.private.get(viewer, [])):
+            if viewer is not None and canonical(first.private.get(viewer, [])) != canonical(
+                second.private.get(viewer, [])
+            ):
                 self.fail(
                     SECRETS,
                     f"{what}: {viewer}'s private events of {short(sent)} differ: "
@@ -1385,10 +1399,13 @@ def play(
     counts: list[int] | None = None,
     seeds: int | None = None,
     perturb: Perturber | None = None,
+    first_index: int = 0,
 ) -> Report:
-    """The playouts of one game (by default every option set of PLAY_OPTIONS, player count and seed)."""
+    """The playouts of one game (by default every option set of PLAY_OPTIONS, player count and seed); the
+    seeds of option set i are those of PLAY_OPTIONS[name][first_index + i]."""
     report = Report()
-    for index, options in enumerate(PLAY_OPTIONS.get(name, ({},)) if option_sets is None else option_sets):
+    chosen = PLAY_OPTIONS.get(name, ({},)) if option_sets is None else option_sets
+    for index, options in enumerate(chosen, start=first_index):
         for count in player_counts(game) if counts is None else counts:
             for seed in seeds_for(name, index, count)[:seeds]:
                 playout = Playout(name, game, dict(options), count, seed, report, perturb)
@@ -1502,7 +1519,9 @@ def test_a_freshness_value_never_comes_back_and_earlier_ones_are_stale(reports: 
     """Every value a button could carry, once replaced, is refused as stale_action against every later
     state (an older message's button never acts again), and never becomes current again."""
     assert_clean(reports, name, NEVER_REPEATS)
-    assert reports.get(name).tally["earlier freshness values replayed"], f"{name}: no earlier value was replayed"
+    assert reports.get(name).tally["earlier freshness values replayed"], (
+        f"{name}: no earlier value was replayed"
+    )
 
 
 @subjects
