@@ -199,6 +199,9 @@ class Game(Protocol):
 
         A button carries these values; an action naming one of these keys with another value is refused
         as `stale_action` (by `step`, before `apply`), so a click on an old message never acts on a new one.
+        A value, once replaced (or gone with its key), never comes back, key by key: count up (a turn
+        number, a game-wide vote counter, a re-spin count), never derive it from what can shrink (the moves
+        on the board, after one is taken back) or start again (a vote number per round).
         """
         ...
 
@@ -243,6 +246,17 @@ class Game(Protocol):
 
     def replay_output(self, state: Any) -> JSON:
         """The scenario output (SCENARIOS.md): players, phase, finished, winners, scores, history, …"""
+        ...
+
+
+class SamplesActions(Protocol):
+    """Optional, beside `Game`: a game whose actions take free arguments (words to write, tiles to place)
+    may offer random but realistic ones, so that random play (the conformance suite's playouts) reaches what
+    only such actions lead to (judging, disputes, votes)."""
+
+    def sample_action(self, state: Any, player: str, rng: random.Random) -> Action | None:
+        """An action `player` could send now with its free arguments drawn from `rng` (valid or not, as a
+        player might write them), or None when there is none to draw. The rules still judge it."""
         ...
 
 

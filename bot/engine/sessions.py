@@ -21,10 +21,12 @@ from bot.engine.errors import (
     GameOver,
     NoSuchSession,
     NotAPlayer,
+    StaleAction,
     WrongPhase,
 )
 from bot.engine.game import (
     RECEIVED_AT,
+    STALE_MESSAGE,
     Action,
     Applied,
     Event,
@@ -441,6 +443,29 @@ class SessionManager:
         if live.state is None:
             raise WrongPhase("engine.not_started")
         return self._game(live.record.game).freshness(live.state)
+
+    async def offered(
+        self, session_id: int, player: str, action: Action, made_against: Mapping[str, Any]
+    ) -> bool:
+        """Whether the rules take `action` (an example of it) from `player` now, before a form or a private
+        prompt opens for it: nothing is applied. An earlier freshness value in `made_against` is refused as
+        stale, and the rules' own refusal of the example is raised where it says more than "not now"."""
+        live = await self._read(session_id)
+        if live.state is None:
+            raise WrongPhase("engine.not_started")
+        record, game = live.record, self._game(live.record.game)
+        now = game.freshness(live.state)
+        if any(now.get(key) != value for key, value in made_against.items()):
+            raise StaleAction(STALE_MESSAGE)
+        if action["do"] in game.table_actions(live.state, player):
+            return True
+        try:
+            step(game, live.state, record.seed, record.version, {**action, "player": player})
+        except GameError as error:
+            if type(error) is not BadAction:  # a malformed example says nothing to the player
+                error.params = _with_names(error.params, record)
+                raise
+        return False
 
     async def open_in_channel(self, channel_id: int) -> SessionRecord | None:
         """The channel's open game, as memory holds it (loaded if need be)."""

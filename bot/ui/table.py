@@ -22,8 +22,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.errors import BadAction, GameError, GameOver, NotAPlayer, StaleAction, WrongPhase
-from bot.engine.game import STALE_MESSAGE, Event, step
+from bot.engine.errors import BadAction, GameOver, NotAPlayer, StaleAction, WrongPhase
+from bot.engine.game import STALE_MESSAGE, Event
 from bot.engine.sessions import ActResult
 from bot.engine.votes import VoteResult
 from bot.games import every_game
@@ -318,24 +318,9 @@ class TableCog(commands.Cog):
         state as it is (its `fresh` arguments), and the rules offer `action` to the clicker now."""
         example = {"do": action} if isinstance(action, str) else action
         record = await self.seated(click.interaction, click.session_id)
-        game = self.bot.sessions.games[record.game]
-        state = await self.bot.sessions.state(record.id)
-        if state is None:
-            raise WrongPhase("engine.not_started")
-        now = game.freshness(state)
-        if any(click.args.get(name) != now.get(name) for name in fresh):
-            raise StaleAction(STALE_MESSAGE)
-        if example["do"] in game.table_actions(state, click.player):
+        made_against = {name: click.args.get(name) for name in fresh}
+        if await self.bot.sessions.offered(record.id, click.player, example, made_against):
             return
-        try:  # the rules' own refusal of the example, if it says more than a malformed action would
-            step(game, state, record.seed, record.version, {**example, "player": click.player})
-        except GameError as error:
-            if type(error) is not BadAction:
-                error.params = {
-                    key: record.name(value) if isinstance(value, str) and value in record.players else value
-                    for key, value in error.params.items()
-                }
-                raise
         raise WrongPhase("ui.not_open_to_you")
 
     @staticmethod
@@ -815,8 +800,7 @@ class TableCog(commands.Cog):
         still_playing = [p for p in record.players if p not in view.get("left", [])]
         if asker not in still_playing:
             raise NotAPlayer("ui.end.not_allowed")
-        game = self.bot.sessions.games[record.game]
-        moment = game.freshness(await self.bot.sessions.state(record.id))
+        moment = await self.bot.sessions.freshness(record.id)
         for vote in await self.bot.store.votes.for_session(record.id, self._end_vote_kind):
             if vote.status == "open":
                 raise BadAction("ui.end_vote_open")

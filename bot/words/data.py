@@ -41,6 +41,12 @@ class Category:
         prefix = fold(letters)
         return sum(1 for e in self._folded if e.startswith(prefix))
 
+    def starting(self, letters: str) -> tuple[str, ...]:
+        """The playable entries (one word of letters) that start with these letters, accents ignored, in
+        the list's order."""
+        prefix = fold(letters)
+        return tuple(e for e in self.entries if is_letters(e) and fold(e).startswith(prefix))
+
 
 @dataclass(frozen=True)
 class CommonLists:

@@ -331,6 +331,13 @@ class WordService:
         """Level VII: how many playable entries of the category start with letter (fewer than 3: spin again)."""
         return self._category(lang, category, country).count_starting(letter)
 
+    def category_words(
+        self, lang: str, category: str, letter: str, *, country: str | None = None
+    ) -> tuple[str, ...]:
+        """The playable entries of the category that start with letter, in the list's order (words a
+        simulated player may write: Top Stop's `sample_action`)."""
+        return self._category(lang, category, country).starting(letter)
+
     def any_word_starts_with(self, prefix: str, lang: str) -> bool:
         """Level II: does any dictionary word start with this combination (if not, spin again)."""
         return self._checker(lang).any_word_starts_with(prefix)

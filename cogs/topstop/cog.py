@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 # Every round-bound button names its round (the rules' freshness): an id without it is refused as stale.
 ROUND = codec.fresh("round")
 PAGE = codec.number("page", 1, 2, optional=True)  # the writing form's page (rounds of 6 or 10 words)
+# A writing button or form also names the re-spins so far: words for the letter before a re-spin are stale.
+RESPINS = codec.fresh("respins")
 # /topstop new's bounds, checked here too: Discord's client enforces them, a crafted request may not.
 NEW_BOUNDS = {"target": (5, 500), "writing_time": (20, 900), "grace": (1, 120)}
 DISPUTE_MENUS = 5  # at most 5 menus of 25 words: one message's worth of components
@@ -195,11 +197,11 @@ class TopStopCog(TableCog, name="Top Stop"):
     async def on_spin(self, click: Click) -> None:
         await self.act(click.interaction, click.session_id, {"do": "spin", **click.args})
 
-    @button("stop", ROUND)
+    @button("stop", ROUND, RESPINS)
     async def on_stop(self, click: Click) -> None:
         await self.act(click.interaction, click.session_id, {"do": "stop", **click.args})
 
-    @button("respin", ROUND)
+    @button("respin", ROUND, RESPINS)
     async def on_respin(self, click: Click) -> None:
         await self.act(click.interaction, click.session_id, {"do": "respin", **click.args})
 
@@ -211,7 +213,7 @@ class TopStopCog(TableCog, name="Top Stop"):
         said = N_("topstop.vote.cast_closed") if closed else N_("topstop.vote.cast")
         await click.interaction.followup.send(t(said, self.user_lang(click.interaction)), ephemeral=True)
 
-    @button("write", ROUND, PAGE, opens_form=True, opens={"do": "submit", "words": []})
+    @button("write", ROUND, RESPINS, PAGE, opens_form=True, opens={"do": "submit", "words": []})
     async def on_write(self, click: Click) -> None:
         """The form opens at once (a modal must be the first answer), prefilled with the saved words; the
         layer has checked that the rules take this player's list now."""
@@ -232,10 +234,11 @@ class TopStopCog(TableCog, name="Top Stop"):
                 self.user_lang(click.interaction),
                 page=page,
                 level=level,
+                respins=view["freshness"]["respins"],
             )
         )
 
-    @button("words", ROUND, PAGE, modal=True)
+    @button("words", ROUND, RESPINS, PAGE, modal=True)
     async def on_words(self, click: Click) -> None:
         page = click.args.pop("page", None) or 1
         first = (page - 1) * cards.PAGE
@@ -271,7 +274,9 @@ class TopStopCog(TableCog, name="Top Stop"):
             else t("topstop.button.page_one", lang, n=first_word)
         )
         again = components.button(
-            components.spec(GAME, "write").encode(click.session_id, round=current.get("number"), page=other),
+            components.spec(GAME, "write").encode(
+                click.session_id, round=current.get("number"), page=other, respins=click.args.get("respins")
+            ),
             label,
             style=discord.ButtonStyle.primary,
             emoji="✍️",

@@ -367,14 +367,20 @@ class TopStopTable:
                 label = self.t("topstop.cards.button.draw", player=record.name(current["spinner"]))
                 items.append(make("the_draw", label, discord.ButtonStyle.primary, "🃏", round=number))
         elif phase == "writing":
+            # Writing buttons also name the re-spins so far: after a re-spin they no longer act.
+            respins = view["freshness"]["respins"]
             write = self.t("topstop.button.write")
-            items.append(make("write", write, discord.ButtonStyle.primary, "✍️", round=number))
+            items.append(make("write", write, discord.ButtonStyle.primary, "✍️", round=number, page=1,
+                              respins=respins))  # fmt: skip
             if not current.get("stopped_by"):
                 stop = self.t("topstop.button.stop")
-                items.append(make("stop", stop, discord.ButtonStyle.danger, "🛑", round=number))
+                items.append(
+                    make("stop", stop, discord.ButtonStyle.danger, "🛑", round=number, respins=respins)
+                )
                 # FAQ 2: until someone has words; never after STOP (the rules say when: `offered`).
                 if "respin" in view["offered"]:
-                    items.append(make("respin", self.t("topstop.button.respin"), round=number))
+                    label = self.t("topstop.button.respin")
+                    items.append(make("respin", label, round=number, respins=respins))
         elif phase == "review":
             dispute = current.get("dispute")
             if dispute:
@@ -458,6 +464,7 @@ def words_modal(
     *,
     page: int = 1,
     level: str | None = None,
+    respins: int | None = None,
 ) -> discord.ui.Modal:
     """Five inputs a page for the round's words, prefilled with what the player saved before.
 
@@ -465,7 +472,7 @@ def words_modal(
     the Level in force (`letter` is the start a word needs, e.g. "PO" under Level II); under Level X each
     input names the position the letter must take. The saved words are normalised (case-folded: `Maße` comes back
     as `masse`) and at most MAX_WORD_LENGTH long, the inputs' max_length. The form's custom_id names its
-    round and page, like the buttons.
+    round, page and the re-spins so far, like the buttons.
     """
     first = (page - 1) * cards.PAGE
     inputs: list[discord.ui.TextInput[Any]] = []
@@ -484,7 +491,7 @@ def words_modal(
         )
     pages = (count + cards.PAGE - 1) // cards.PAGE
     spec = components.spec(GAME, "words", modal=True)
-    custom_id = spec.encode(session_id, round=round_number, page=page if pages > 1 else None)
+    custom_id = spec.encode(session_id, round=round_number, respins=respins, page=page if pages > 1 else None)
     title = t("topstop.modal.title", lang, letter=letter)
     if pages > 1:
         title = t("topstop.modal.title_page", lang, letter=letter, page=page, pages=pages)

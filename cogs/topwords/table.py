@@ -322,14 +322,14 @@ def table_items(session_id: int, view: View, lang: Lang) -> list[discord.ui.Item
 
 def word_items(session_id: int, words: list[str], move: int) -> list[discord.ui.Item[Any]]:
     """One button per word of the last move (at most 8: the line and one across per tile): "3.BAUM",
-    with the board's number of moves the choice was offered on."""
+    with the board's number (freshness) the choice was offered on."""
     return [_button(session_id, "dispute", word, move=move, word=word) for word in words]
 
 
 def allow_item(
     session_id: int, lang: Lang, letters: str, square: str, direction: str, move: int
 ) -> discord.ui.Item[Any]:
-    """Strict mode: the refused move, kept in the button's id with the number of moves on the board it was
+    """Strict mode: the refused move, kept in the button's id with the board's number (freshness) it was
     refused on, can be put to the table's vote ("STRASSE.E10.across.4")."""
     return _button(
         session_id,

@@ -14,6 +14,7 @@ import discord
 import pytest
 
 from bot.engine.errors import BadAction, StaleAction
+from bot.engine.game import step
 from bot.engine.sessions import SessionManager
 from bot.games.topstop import TopStop as Rules
 from bot.store import SessionRecord
@@ -322,7 +323,8 @@ async def test_every_round_bound_button_names_its_round_and_a_vote_button_its_vo
         table.act(player, do="spin", letter=letter)
     assert table.custom_ids() == ["topstop:7:spin:1"]
     table.act("ann", do="spin", letter="P")
-    assert table.custom_ids() == ["topstop:7:write:1", "topstop:7:stop:1", "topstop:7:respin:1"]
+    # Writing buttons also name the re-spins so far (the write button its form's page first).
+    assert table.custom_ids() == ["topstop:7:write:1.1.0", "topstop:7:stop:1.0", "topstop:7:respin:1.0"]
     table.write({"ann": ["pear", "plum"], "bob": ["pip"]})
     table.act(None, do="end_writing")
     assert table.custom_ids() == ["topstop:7:dispute:1"]
@@ -353,6 +355,29 @@ async def test_button_args_become_typed_arguments_and_ids_without_their_round_ar
     for forged in ("topstop:7:stop:abc", "topstop:7:vote:maybe", "topstop:99999999999999999999:stop"):
         with pytest.raises(BadAction, match="damaged or not one of this bot's"):
             resolve(forged)
+
+
+async def test_writing_buttons_and_the_form_of_the_letter_before_a_re_spin_are_stale() -> None:
+    table = round_one(["ann", "bob"])
+    before = [resolve(i)[2] for i in table.custom_ids()]
+    assert [args.get("respins") for args in before] == [0, 0, 0]
+    form = words_modal(7, "P", 5, [], 1, respins=0)
+    assert form.custom_id == "topstop:7:words:1.0"
+    assert resolve(form.custom_id, modal=True)[2] == {"round": 1, "respins": 0}
+    table.act("ann", do="respin")
+    table.act("bob", do="respin")
+    table.act("ann", do="spin", letter="K")
+    old_write = {key: before[0][key] for key in ("round", "respins")}
+    assert table.view("bob")["freshness"]["respins"] == 1 != old_write["respins"]
+    for made_against in (old_write, resolve(form.custom_id, modal=True)[2]):
+        with pytest.raises(StaleAction):  # the old write button, and the words of the form opened for P
+            step(
+                table.rules,
+                table.state,
+                0,
+                0,
+                {"do": "submit", "player": "bob", "words": ["pear"], **made_against},
+            )
 
 
 async def test_the_dispute_menu_fits_discords_limits_for_values_and_labels() -> None:

@@ -470,17 +470,17 @@ def test_challenge_and_dispute_buttons_carry_the_move_they_act_on():
 
 
 def test_a_restore_button_carries_the_board_after_the_take_back():
-    """The move taken back leaves no move on the board: the Dispute button says 0, and the Challenge of
-    move 1 is stale."""
+    """The move taken back changes the board's number (moves made and taken back: 2), never back to 0:
+    the Dispute button says 2, and the Challenge of move 1 is stale."""
     game = Game(mode="challenge", bad={"SIEB": "not_a_word"})
     game.act("ann", do="place", tiles=SIEB)
     game.act("bob", do="challenge", move=1)
-    assert args(game) == {"Dispute": "0"}
+    assert args(game) == {"Dispute": "2"}
     with pytest.raises(StaleAction) as stale:
         game.act("bob", do="challenge", move=1)
     assert "(move 0)" not in stale.value.message
     assert game.view("ann")["disputable"] == []  # a restore names no word
-    game.act("ann", do="dispute", move=0)
+    game.act("ann", do="dispute", move=2)
     assert game.state.vote["kind"] == "restore"
 
 

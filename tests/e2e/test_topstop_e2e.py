@@ -561,9 +561,9 @@ async def test_a_button_of_the_previous_round_is_refused_and_changes_nothing(
     drawn = copy.deepcopy(board.raw)  # round one's writing message, its STOP button still on it
     assert [b["custom_id"].split(":")[2:] for b in board.buttons] == [
         ["mine"],
-        ["write", "1"],
-        ["stop", "1"],
-        ["respin", "1"],
+        ["write", "1.1.0"],  # round 1, the form's first page, no re-spin yet
+        ["stop", "1.0"],
+        ["respin", "1.0"],
     ]
     mine, his, _ = hand_out(letter)
     await game.write(alice, board, mine)
@@ -587,6 +587,26 @@ async def test_a_button_of_the_previous_round_is_refused_and_changes_nothing(
     stopped = await alice.click(board, "STOP!")  # the latest message's button works
     assert stopped.kind == "deferred update"
     await game.until(lambda: "**Alice** called STOP!" in board.text, "the STOP on the table")
+
+
+async def test_words_written_in_a_form_opened_before_a_re_spin_are_refused(
+    product_bot: Any, table: Table
+) -> None:
+    game = await Game.open(table, ["alice", "bob"], product_bot, language="en")
+    alice, bob = game.players
+    board = await game.first_spin()
+    letter = await game.spin(board)
+    opened = await alice.click(board, "Write my words")  # the form for the first letter, left open
+    assert opened.kind == "modal"
+    for player in (alice, bob):
+        await player.click(board, "No words? Ask to re-spin")
+    await game.until(lambda: "Re-spun by everyone's wish" in board.text, "the re-spin on the table")
+    await game.spin(board)
+    first_letter_words = [w.replace(w[0], letter.lower(), 1) for w in ("apple", "ant")]
+    await refused(
+        game, alice.submit_modal({"word1": first_letter_words[0], "word2": first_letter_words[1]}), "moved on"
+    )
+    assert "Alice (" not in board.text  # nothing saved for the new letter
 
 
 async def test_a_new_game_takes_the_servers_language_and_refuses_a_zero_grace(

@@ -1,9 +1,9 @@
 """A tiny game for engine tests: players take turns adding a die roll; first to the target wins.
 
 It exercises every part of the contract the engine relies on: chance outcomes, turns, a timer that
-skips an idle player, secrets (each player's private note) and an outcome. A player may also `advance`
-by a number they choose (1 to 6): tests that need a known score use it, since a roll sent through the
-session manager is always the engine's own.
+skips an idle player, secrets (each player's private note), a sampler for a free argument (the note's
+text) and an outcome. A player may also `advance` by a number they choose (1 to 6): tests that need a
+known score use it, since a roll sent through the session manager is always the engine's own.
 """
 
 from __future__ import annotations
@@ -101,6 +101,16 @@ class RaceGame:
             else []
         )
         return [*mine, {"do": "note", "text": "secret"}]
+
+    def sample_action(self, state: RaceState, player: str, rng: random.Random) -> Action | None:
+        """A note of the player's own words (the note's text is free; legal_actions offers one example)."""
+        if player not in state.players or self.outcome(state) is not None:
+            return None
+        return {
+            "do": "note",
+            "player": player,
+            "text": rng.choice(["left", "right", "6", "x"]) * rng.randint(1, 3),
+        }
 
     def table_actions(self, state: RaceState, player: str | None) -> frozenset[str]:
         return frozenset(a["do"] for a in self.legal_actions(state, player) or []) if player else frozenset()

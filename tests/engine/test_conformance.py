@@ -13,15 +13,25 @@ seed and version, exactly as live play does. Every reached state and every step 
   no_mutation  neither apply (accepted or refused) nor a query (views, legal actions, timers…) changes s
   refusals     what legal_actions does not offer is refused: another player's action, a system action
                sent by a player, an outsider's action, an action with a stale freshness value
+  never_repeats  a freshness value, once replaced (or gone with its key), never comes back; every earlier
+               value is replayed, on an action legal now, against the later states: refused as stale_action
   replay       the logged complete actions replay from new_game to equal states and equal events,
                and a state restored from its JSON snapshot continues exactly as the live one did
   secrets      what only player p sees (in view_for(s, p) and in Applied.private[p]) is nowhere in the
-               spectator's or an outsider's view, nor in the public events
+               spectator's or an outsider's view, nor in the public events; and, as a player would look for
+               it, indistinguishability: a state that differs only in one player's secret (SECRET_PERTURBERS:
+               only the owner sees it, or everyone but the owner) gives everyone who may not see it the
+               same views, and the same public events and private events for the same next action unless
+               that action reveals it (values of every kind: numbers, single letters, lists)
   legal        every action legal_actions offers is accepted; table_actions names known actions
   timers       timers are well formed and their actions are accepted
   outcome      outcome is None until the game ends, then covers the players; a game never gets stuck
   malformed    a legal action with an argument missing or of the wrong type is refused with a GameError
   bad_do       an unknown, non-string or missing `do` is refused with BadAction
+
+Actions with free arguments (words to write) are also drawn from the game's `sample_action(state, player,
+rng)` when it has one (bot.engine.game.SamplesActions), so that playouts reach what real words lead to
+(judging, disputes, votes); `Report.tally` counts what the playouts reached (TALLIES).
 
 Each check is a test per game: a failure names the rule and the shortest reproduction found (players,
 options, seed and the complete actions to replay with `replay_log`). More playouts, e.g. before a
@@ -38,7 +48,7 @@ import re
 import traceback
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any
 
 import orjson
@@ -64,6 +74,10 @@ EXTRA_COUNTS = 1  # player counts played: min_players … min_players + EXTRA_CO
 MAX_COUNT = 6  # … capped here (a 12-player Top Stop table costs seconds per playout)
 LEGAL_SAMPLE = 1  # legal actions tried per state besides the chosen one
 TRY_CHANCE = 0.35  # how often each kind of refusal (and a malformed action) is tried at a state
+SECRET_CHANCE = 0.3  # how often a state is compared with one that differs only in a player's secret
+SAMPLE_SHARE = (
+    0.75  # the share of a sampled action in the weight of its kind (the legal examples share the rest)
+)
 RESTORE_EVERY = 3  # replay continues from the JSON snapshot (as after a restart) at every third step
 TIMER_CHANCE = 0.15  # how often a due timer fires while players could still act
 # Actions that end a game or a seat: chosen in about one step in RARE_SHARE, so that playouts get past
@@ -90,12 +104,107 @@ def build_game(name: str, words: Any) -> Game:
 
 SUBJECTS = [*GAME_PACKAGES, "race"]
 
+# -- secrets as a player would look for them: a state that differs only in one player's secret ----------
+
+OWNER_ONLY = "owner"  # only the owner sees it (a rack, words not yet revealed)
+ALL_BUT_OWNER = "others"  # everyone but the owner sees it (a cooperative game's hand, held facing out)
+# (game, state, owner, rng) -> (a state that differs from `state` only in the owner's secret, who sees the
+# secret: OWNER_ONLY or ALL_BUT_OWNER, what changed) or None when the owner holds no secret there now.
+Perturber = Callable[[Game, Any, str, random.Random], "tuple[Any, str, str] | None"]
+
+
+def perturb_topwords(game: Game, state: Any, owner: str, rng: random.Random) -> tuple[Any, str, str] | None:
+    """The owner's rack, one tile swapped with one far down the bag (the next draws stay the same); a vote,
+    a move or a take-back of theirs still open (its tiles come from the rack) leaves it alone."""
+    rack, bag = state.racks.get(owner, ""), state.bag
+    busy = (state.pending or {}).get("player") == owner or (state.taken_back or {}).get("player") == owner
+    if not rack or owner in state.left or busy or (state.vote or {}).get("of") == owner:
+        return None
+    index = rng.randrange(len(rack))
+    far = [j for j in range(max(8, len(bag) // 2), len(bag)) if bag[j] != rack[index]]
+    if far:
+        j = rng.choice(far)
+        new_rack = rack[:index] + bag[j] + rack[index + 1 :]
+        new_bag = bag[:j] + rack[index] + bag[j + 1 :]
+    elif len(set(rack)) > 1:  # too few tiles left in the bag: the rack's order is the owner's alone too
+        new_rack, new_bag = rack[1:] + rack[0], bag
+    else:
+        return None
+    changed = replace(state, racks={**state.racks, owner: new_rack}, bag=new_bag)
+    return changed, OWNER_ONLY, f"{owner}'s rack {rack} changed to {new_rack} (a tile swapped with the bag)"
+
+
+def perturb_topstop(game: Game, state: Any, owner: str, rng: random.Random) -> tuple[Any, str, str] | None:
+    """While writing: the owner's words, each changed (as many words: how many is public)."""
+    if state.phase != "writing" or not any(state.round.submissions.get(owner, [])):
+        return None
+    words = state.round.submissions[owner]
+    changed_words = [(w[:-1] + ("q" if w[-1] != "q" else "z")) if w else w for w in words]
+    current = replace(state.round, submissions={**state.round.submissions, owner: changed_words})
+    changed = replace(state, rounds=[*state.rounds[:-1], current])
+    return changed, OWNER_ONLY, f"{owner}'s words {words} changed to {changed_words}"
+
+
+def perturb_race(game: Game, state: Any, owner: str, rng: random.Random) -> tuple[Any, str, str] | None:
+    """The owner's private note."""
+    note = state.notes.get(owner)
+    new = (note or "") + rng.choice("ab1")
+    changed = replace(state, notes={**state.notes, owner: new})
+    return changed, OWNER_ONLY, f"{owner}'s note {note!r} changed to {new!r}"
+
+
+SECRET_PERTURBERS: dict[str, Perturber] = {
+    "topwords": perturb_topwords,
+    "topstop": perturb_topstop,
+    "race": perturb_race,
+}
+
+# -- what the playouts reached, per game ------------------------------------------------------------------
+
+
+def tally_topstop(sent: Action, applied: Applied) -> Counter[str]:
+    """Words written and judged, disputes and votes: what Top Stop's sampled lists lead to."""
+    counts: Counter[str] = Counter()
+    if sent.get("do") == "submit":
+        counts["words submitted"] += sum(1 for word in sent.get("words", []) if word)
+    for event in applied.events:
+        kind = event.get("type")
+        if kind == "writing_closed":
+            entries = [entry for words in event["lists"].values() for entry in words]
+            counts["words judged"] += len(entries)
+            counts["words judged invalid"] += sum(1 for entry in entries if not entry["valid"])
+        elif kind == "dispute_opened":
+            counts["disputes"] += 1
+        elif kind == "vote_cast":
+            counts["votes"] += 1
+        elif kind == "vote_closed":
+            counts["votes closed"] += 1
+        elif kind == "respin":
+            counts["re-spins"] += 1
+    return counts
+
+
+def tally_topwords(sent: Action, applied: Applied) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for event in applied.events:
+        kind = event.get("type")
+        if kind in ("moved", "taken_back", "challenged", "vote_open", "vote_cancelled", "voted"):
+            counts[kind] += 1
+    return counts
+
+
+TALLIES: dict[str, Callable[[Action, Applied], Counter[str]]] = {
+    "topstop": tally_topstop,
+    "topwords": tally_topwords,
+}
+
 # -- checks ---------------------------------------------------------------------------------------------
 
 ROUND_TRIP = "round_trip"
 ACYCLIC = "acyclic"
 NO_MUTATION = "no_mutation"
 REFUSALS = "refusals"
+NEVER_REPEATS = "never_repeats"
 REPLAY = "replay"
 SECRETS = "secrets"
 LEGAL = "legal"
@@ -142,6 +251,7 @@ class Report:
     steps: int = 0
     finished: int = 0
     violations: dict[str, list[Violation]] = field(default_factory=dict)
+    tally: Counter[str] = field(default_factory=Counter)  # what the playouts reached (TALLIES) and checked
 
     def add(self, violation: Violation) -> None:
         self.violations.setdefault(violation.check, []).append(violation)
@@ -329,7 +439,14 @@ class Record:
 
 class Playout:
     def __init__(
-        self, name: str, game: Game, options: dict[str, Any], count: int, seed: int, report: Report
+        self,
+        name: str,
+        game: Game,
+        options: dict[str, Any],
+        count: int,
+        seed: int,
+        report: Report,
+        perturb: Perturber | None = None,
     ) -> None:
         self.name, self.game, self.options, self.seed, self.report = name, game, options, seed, report
         self.players = PLAYER_IDS[:count]
@@ -344,6 +461,13 @@ class Playout:
         self._secrets: tuple[Any, list[tuple[str, str, str]]] = (None, [])
         self._seen: dict[str, set[str]] = {}
         self._spectator: dict[str, str] = {}
+        # Freshness: the values at the state before, and every value replaced so far per key (with the
+        # step it was replaced at), those not yet replayed first.
+        self._fresh_before: dict[str, Any] | None = None
+        self._replaced: dict[str, dict[bytes, tuple[Any, int]]] = {}
+        self._unreplayed: list[tuple[str, Any, int]] = []
+        self.perturb = SECRET_PERTURBERS.get(name) if perturb is None else perturb
+        self.sampler = getattr(game, "sample_action", None)
 
     # -- recording --
 
@@ -444,40 +568,60 @@ class Playout:
         timers: list[Timer] = self.guard(TIMERS, "timers(state)", lambda: list(self.game.timers(state))) or []
         freshness = self.guard(LEGAL, "freshness(state)", lambda: self.game.freshness(state))
         player_moves = [(p, a) for p, actions in legal.items() for a in actions]
+        sampled = self.samples(state, legal)
+        player_moves += sampled
         while player_moves or timers:
             usual = [a for _, a in player_moves if a.get("do") not in RARE]
             # Players act before the deadline most of the time; with nothing but rare moves, the timer runs out.
             chance = TIMER_CHANCE if usual else 1 - 1 / RARE_SHARE
+            is_sample = False
             if timers and (not player_moves or self.rng.random() < chance):
                 timer = timers.pop(self.rng.randrange(len(timers)))
                 sent, check = live_action(timer.action, None), TIMERS
                 what = f"the action of timer {timer.key!r}"
             else:
-                # Each kind of action a player has weighs the same however many variants it is offered in.
-                variants = Counter((p, a.get("do")) for p, a in player_moves)
+                # Each kind of action a player has weighs the same however many variants it is offered in;
+                # a sampled action takes SAMPLE_SHARE of its kind's weight.
+                drawn = {(p, a.get("do")) for p, a in player_moves if any(a is b for _, b in sampled)}
+                variants = Counter(
+                    (p, a.get("do")) for p, a in player_moves if not any(a is b for _, b in sampled)
+                )
                 rare = len(player_moves) - len(usual)
                 seldom = max(len(usual), 1) / (RARE_SHARE * max(rare, 1))
-                weights = [
-                    seldom
-                    if a.get("do") in RARE
-                    else (PASSIVE_WEIGHT if a.get("do") in PASSIVE else 1.0) / variants[p, a.get("do")]
-                    for p, a in player_moves
-                ]
+                weights = []
+                for p, a in player_moves:
+                    kind = (p, a.get("do"))
+                    base = PASSIVE_WEIGHT if a.get("do") in PASSIVE else 1.0
+                    if a.get("do") in RARE:
+                        weights.append(seldom)
+                    elif any(a is b for _, b in sampled):
+                        weights.append(base * (SAMPLE_SHARE if variants[kind] else 1.0))
+                    else:
+                        weights.append(base * (1 - SAMPLE_SHARE if kind in drawn else 1.0) / variants[kind])
                 index = self.rng.choices(range(len(player_moves)), weights)[0]
                 player, action = player_moves.pop(index)
+                is_sample = any(action is b for _, b in sampled)
                 sent, check = live_action(action, player), LEGAL
-                what = f"{player}'s legal action"
+                what = f"{player}'s {'sampled' if is_sample else 'legal'} action"
                 if isinstance(freshness, dict) and self.rng.random() < 0.5:
                     sent = {**sent, **freshness}  # as a button of the current message carries them
                     what += " carrying the current freshness values"
             result = self.attempt(state, sent, check)
             if isinstance(result, GameError):
+                if is_sample:  # a sampler draws as players write: the rules may refuse it
+                    self.report.tally["sampled actions refused"] += 1
+                    continue
                 self.fail(check, f"{what} {short(sent)} was refused: {result.code}: {result.message}")
                 continue
             if isinstance(result, Exception):
                 continue
             complete, applied = result
             self.check_step(state, sent, complete, applied)
+            if is_sample:
+                self.report.tally["sampled actions applied"] += 1
+            tally = TALLIES.get(self.name)
+            if tally is not None:
+                self.report.tally.update(tally(sent, applied))
             if sent.get("do") in DEPARTURES and "player" in sent:
                 self.departed.add(sent["player"])
             self.report.steps += 1
@@ -498,10 +642,13 @@ class Playout:
         outcome = self.guard(OUTCOME, "outcome(state)", lambda: game.outcome(state))
         self.check_outcome(state, outcome, legal)
         timers = self.check_timers(state)
+        self.check_never_repeats(state, legal if outcome is None else {}, timers if outcome is None else [])
         if outcome is None:
             self.try_legal(state, legal)
             self.try_refusals(state, legal, timers)
             self.try_malformed(state, legal)
+            if views is not None:
+                self.check_indistinguishable(state, views, legal, timers)
         self.try_bad_do(state)
         if views is not None and self.records:
             self.check_step_secrets(state, views)
@@ -520,6 +667,160 @@ class Playout:
             self.fail(OUTCOME, "outcome(state) is None, but no player has a legal action and no timer runs")
             return None
         return legal
+
+    def samples(self, state: Any, legal: dict[str, list[Action]]) -> list[tuple[str, Action]]:
+        """The game's sampled actions (free arguments drawn as players would write them), one per seated
+        player, when the game has a sampler."""
+        sampler = self.sampler
+        if sampler is None:
+            return []
+        found = []
+        for player in legal:
+            action = self.guard(
+                LEGAL,
+                f"sample_action(state, {player!r}, rng)",
+                lambda p=player: sampler(state, p, random.Random(self.rng.getrandbits(64))),
+            )
+            if action is None:
+                continue
+            problem = self._action_problem(action, self.game.action_names, player)
+            if problem:
+                self.fail(LEGAL, f"sample_action(state, {player!r}, rng) gives {short(action)}: {problem}")
+            else:
+                found.append((player, action))
+        return found
+
+    def check_never_repeats(self, state: Any, legal: dict[str, list[Action]], timers: list[Timer]) -> None:
+        """No freshness value comes back once replaced; each replaced value, carried by an action legal
+        now (as the button of an older message would carry it), is refused as stale_action."""
+        fresh = self.guard(NEVER_REPEATS, "freshness(state)", lambda: self.game.freshness(state))
+        if not isinstance(fresh, dict):
+            return
+        version = len(self.records)
+        before, self._fresh_before = self._fresh_before, fresh
+        for key, value in (before or {}).items():
+            if key not in fresh or canonical(fresh[key]) != canonical(value):
+                replaced = self._replaced.setdefault(key, {})
+                if canonical(value) not in replaced:
+                    replaced[canonical(value)] = (value, version)
+                    self._unreplayed.append((key, value, version))
+        for key, value in fresh.items():
+            earlier = self._replaced.get(key, {}).get(canonical(value))
+            if earlier is not None:
+                self.fail(
+                    NEVER_REPEATS,
+                    f"freshness {key}={value!r} came back: it was replaced after step {earlier[1]} "
+                    f"(freshness now {short(fresh)}), so a button of that older message acts again",
+                )
+        offered: list[tuple[str | None, Action]] = [(p, a) for p, actions in legal.items() for a in actions]
+        offered += [(None, t.action) for t in timers]
+        if not offered:
+            return
+        # Every replaced value once as soon as its key is back, then one earlier value per key at random.
+        tries = [entry for entry in self._unreplayed if entry[0] in fresh]
+        self._unreplayed = [entry for entry in self._unreplayed if entry[0] not in fresh]
+        for key in fresh:
+            known = list(self._replaced.get(key, {}).values())
+            if known and self.rng.random() < TRY_CHANCE:
+                value, when = self.rng.choice(known)
+                tries.append((key, value, when))
+        for key, value, when in tries:
+            player, action = self.rng.choice(offered)
+            sent = {**live_action(action, player), **fresh, key: value}
+            self.report.tally["earlier freshness values replayed"] += 1
+            result = self.attempt(state, sent, NEVER_REPEATS)
+            if not isinstance(result, StaleAction):
+                got = (
+                    "accepted"
+                    if not isinstance(result, Exception)
+                    else f"refused with {type(result).__name__}"
+                )
+                self.fail(
+                    NEVER_REPEATS,
+                    f"{short(sent)} carries {key}={value!r}, replaced after step {when} ({key} is "
+                    f"{fresh[key]!r} now), as a button of an older message would, and was {got}, not stale_action",
+                )
+
+    def check_indistinguishable(
+        self, state: Any, views: Mapping[str | None, Any], legal: dict[str, list[Action]], timers: list[Timer]
+    ) -> None:
+        """Secrets as a player would look for them: a state that differs only in one player's secret gives
+        everyone who may not see it the same views, and the same events for the same next action."""
+        perturb = self.perturb
+        if perturb is None or self.rng.random() > SECRET_CHANCE:
+            return
+        game, owner = self.game, self.rng.choice(self.players)
+        made = self.guard(
+            SECRETS,
+            f"the secret perturber of {self.name!r} for {owner!r}",
+            lambda: perturb(game, state, owner, random.Random(self.rng.getrandbits(64))),
+        )
+        if made is None:
+            return
+        other, facing, what = made
+        self.report.tally["states compared with a secret changed"] += 1
+        if facing == OWNER_ONLY:
+            blind: list[str | None] = [q for q in [*self.players, None, OUTSIDER] if q != owner]
+        else:
+            blind = [owner]  # everyone but the owner sees it: the owner's own view must not change
+        who = {None: "a spectator", OUTSIDER: "an outsider"}
+        for viewer in blind:
+            theirs = self.guard(
+                SECRETS, f"view_for(changed state, {viewer!r})", lambda v=viewer: game.view_for(other, v)
+            )
+            if theirs is not None and canonical(theirs) != canonical(views[viewer]):
+                self.fail(
+                    SECRETS,
+                    f"{what}: {who.get(viewer, viewer)}, who may not see it, gets another view_for: "
+                    + difference(views[viewer], theirs),
+                )
+                return
+        offered: list[tuple[str | None, Action]] = [(p, a) for p, actions in legal.items() for a in actions]
+        offered += [(None, t.action) for t in timers]
+        if not offered:
+            return
+        player, action = self.rng.choice(offered)
+        sent = live_action(action, player)
+        results: list[tuple[Action, Applied] | Exception] = []
+        for start in (state, other):
+            try:
+                results.append(step(game, start, self.seed, len(self.records), dict(sent)))
+            except Exception as error:  # GameError or not: the other checks report the latter
+                results.append(error)
+        one, two = results
+        if isinstance(one, Exception) or isinstance(two, Exception):
+            if (type(one) is not type(two)) and player in blind:
+                self.fail(
+                    SECRETS,
+                    f"{what}: {player}, who may not see it, sends {short(sent)}: "
+                    f"{'accepted' if not isinstance(one, Exception) else type(one).__name__} in one state, "
+                    f"{'accepted' if not isinstance(two, Exception) else type(two).__name__} in the other",
+                )
+            return
+        (_, first), (_, second) = one, two
+        for viewer in blind:
+            if canonical(game.view_for(first.state, viewer)) != canonical(
+                game.view_for(second.state, viewer)
+            ):
+                return  # the action revealed the secret (a reveal, a card played): its events may tell it
+        self.report.tally["next actions compared with a secret changed"] += 1
+        if canonical(first.events) != canonical(second.events):
+            self.fail(
+                SECRETS,
+                f"{what}: the public events of {short(sent)} differ, though the views after it still hide it: "
+                + difference(orjson.loads(canonical(first.events)), orjson.loads(canonical(second.events))),
+            )
+            return
+        for viewer in blind:
+            if viewer is not None and canonical(first.private.get(viewer, [])) != canonical(
+                second.private.get(viewer, [])
+            ):
+                self.fail(
+                    SECRETS,
+                    f"{what}: {viewer}'s private events of {short(sent)} differ: "
+                    + difference(first.private.get(viewer, []), second.private.get(viewer, [])),
+                )
+                return
 
     def check_acyclic(self, state: Any) -> None:
         cycle = find_cycle(state)
@@ -1077,18 +1378,35 @@ class Reports:
 
     def get(self, name: str) -> Report:
         if name not in self.done:
-            report = Report()
-            game = build_game(name, self.words)
-            for index, options in enumerate(PLAY_OPTIONS.get(name, ({},))):
-                for count in player_counts(game):
-                    for seed in seeds_for(name, index, count):
-                        playout = Playout(name, game, dict(options), count, seed, report)
-                        try:
-                            playout.run()
-                        except Exception as error:  # a query the playout does not guard: still a finding
-                            playout.fail(SETUP, f"the playout stopped: {error_text(error)}")
+            report = play(name, build_game(name, self.words))
+            print(f"\n{name}: {report.playouts} playouts, {report.steps} steps, {report.finished} finished; "
+                  + ", ".join(f"{what}: {n}" for what, n in sorted(report.tally.items())))  # fmt: skip
             self.done[name] = report
         return self.done[name]
+
+
+def play(
+    name: str,
+    game: Game,
+    option_sets: tuple[dict[str, Any], ...] | None = None,
+    counts: list[int] | None = None,
+    seeds: int | None = None,
+    perturb: Perturber | None = None,
+    first_index: int = 0,
+) -> Report:
+    """The playouts of one game (by default every option set of PLAY_OPTIONS, player count and seed); the
+    seeds of option set i are those of PLAY_OPTIONS[name][first_index + i]."""
+    report = Report()
+    chosen = PLAY_OPTIONS.get(name, ({},)) if option_sets is None else option_sets
+    for index, options in enumerate(chosen, start=first_index):
+        for count in player_counts(game) if counts is None else counts:
+            for seed in seeds_for(name, index, count)[:seeds]:
+                playout = Playout(name, game, dict(options), count, seed, report, perturb)
+                try:
+                    playout.run()
+                except Exception as error:  # a query the playout does not guard: still a finding
+                    playout.fail(SETUP, f"the playout stopped: {error_text(error)}")
+    return report
 
 
 @pytest.fixture(scope="module")
@@ -1190,6 +1508,16 @@ def test_actions_legal_actions_does_not_offer_are_refused(reports: Reports, name
 
 
 @subjects
+def test_a_freshness_value_never_comes_back_and_earlier_ones_are_stale(reports: Reports, name: str) -> None:
+    """Every value a button could carry, once replaced, is refused as stale_action against every later
+    state (an older message's button never acts again), and never becomes current again."""
+    assert_clean(reports, name, NEVER_REPEATS)
+    assert reports.get(name).tally["earlier freshness values replayed"], (
+        f"{name}: no earlier value was replayed"
+    )
+
+
+@subjects
 def test_the_log_replays_to_the_same_states_and_events(reports: Reports, name: str) -> None:
     """(c) replay from new_game and from each restored snapshot gives equal states and events."""
     assert_clean(reports, name, REPLAY)
@@ -1197,8 +1525,23 @@ def test_the_log_replays_to_the_same_states_and_events(reports: Reports, name: s
 
 @subjects
 def test_no_secret_reaches_spectators_or_public_events(reports: Reports, name: str) -> None:
-    """(d) what only p sees is in neither view_for(s, None) nor an outsider's view nor public events."""
+    """(d) what only p sees is in neither view_for(s, None) nor an outsider's view nor public events; and a
+    state with one player's secret changed looks the same to everyone who may not see it."""
     assert_clean(reports, name, SECRETS)
+    if name in SECRET_PERTURBERS:
+        tally = reports.get(name).tally
+        assert tally["states compared with a secret changed"], f"{name}: no state had a secret to change"
+        assert tally["next actions compared with a secret changed"], f"{name}: no next action was compared"
+
+
+def test_top_stop_playouts_write_words_that_are_judged_disputed_and_voted_on(reports: Reports) -> None:
+    """The sampler (TopStop.sample_action) writes real words, so playouts reach judging, disputes and votes."""
+    tally = reports.get("topstop").tally
+    reached = {what: tally[what] for what in ("words submitted", "words judged", "words judged invalid",
+                                              "disputes", "votes", "votes closed")}  # fmt: skip
+    print(f"\ntopstop playouts: {reached}")
+    assert all(reached.values()), f"Top Stop playouts did not reach all of {reached}"
+    assert reached["words judged invalid"] < reached["words judged"], "every word judged was invalid"
 
 
 @subjects

@@ -62,6 +62,7 @@ LANGUAGES = ("en", "fr", "de")
 LETTERS = string.ascii_uppercase  # Components: a board of 26 letters
 MAX_WORD_LENGTH = 40
 MAX_WORDS = 10
+SAMPLED_WORDS = 12  # sample_action draws from the first words of a list on the letter: players share some
 NAME_COUNTRIES = ("lb", "fr", "de")  # first-name lists of bot.words (Level VII)
 # Why the game ended (state.end_reason), as the engine tells it.
 TERMINATIONS = {
@@ -143,6 +144,7 @@ class TopStop:
             "choose": frozenset({"shuffle"}),
             "auto_choose": frozenset({"act"}),
         }
+        self._samples: dict[tuple[str, str, str], tuple[str, ...]] = {}  # sample_action's words, per list
 
     # -- the contract -----------------------------------------------------------------------------
 
@@ -190,8 +192,9 @@ class TopStop:
         return opts
 
     def freshness(self, state: TopStopState) -> JSON:
-        """Buttons name their round (0: the first spin) and, while one is open, their dispute vote."""
-        fresh: JSON = {"round": current_round_number(state)}
+        """Buttons name their round (0: the first spin), the re-spins so far (a form opened for the letter
+        before a re-spin is stale) and, while one is open, their dispute vote: each only ever counts up."""
+        fresh: JSON = {"round": current_round_number(state), "respins": state.respins}
         if state.phase == REVIEW and state.round.dispute is not None:
             fresh["dispute"] = state.round.dispute.number
         if state.advanced is not None:
@@ -268,13 +271,49 @@ class TopStop:
         if first_spinning or (state.phase == SPIN and state.round.spinner == player):
             actions.append({"do": "spin", "player": player})
         if state.phase == REVIEW and player in state.round.players:
-            actions += _review_actions(state.round, player)
+            actions += _review_actions(state.round, player, state.left)
         if state.phase in (DRAW, CHOOSE):
             actions += advanced.legal_actions(state, player)
         actions.append({"do": "leave", "player": player})
         if player == _host(state):
             actions.append({"do": "end", "player": player})
         return actions
+
+    def sample_action(self, state: TopStopState, player: str, rng: random.Random) -> Action | None:
+        """While writing, a list as players write them (bot.engine.game.SamplesActions): mostly real words on
+        the letter (the language's verbs), some proper nouns (countries, first names), some made up, some
+        on another letter; drawn from the first few words of each list, so that players write the same
+        words too. None when `player` writes nothing now."""
+        if state.phase != WRITING or player not in _round_players(state) or state.round.stopped_by == player:
+            return None
+        letter = (state.round.letter or "a").lower()
+        other = "e" if letter != "e" else "a"
+        limit = state.options.words if state.advanced is None else advanced.words_for(state, player)
+        kinds = (
+            (0.55, self._sample_words(state, "verbs", letter)),
+            (0.15, self._sample_words(state, "countries", letter) + self._sample_words(state, "first_names", letter)),
+            (0.1, self._sample_words(state, "verbs", other)),
+        )  # fmt: skip
+        words = []
+        for _ in range(rng.randint(1, limit)):
+            roll = rng.random()
+            for share, pool in kinds:
+                if roll < share and pool:
+                    words.append(rng.choice(pool))
+                    break
+                roll -= share
+            else:  # made up on the letter: most are no word at all
+                words.append(letter + "".join(rng.choice("aeioulnrst") for _ in range(rng.randint(2, 6))))
+        return {"do": "submit", "player": player, "words": words}
+
+    def _sample_words(self, state: TopStopState, category: str, letter: str) -> tuple[str, ...]:
+        """A few entries of a word list of bot.words on the letter (none without the words service)."""
+        key = (state.options.language, category, letter)
+        if key not in self._samples:
+            listed = getattr(self.words, "category_words", None) if state.options.check_words else None
+            entries = listed(state.options.language, category, letter) if listed is not None else ()
+            self._samples[key] = tuple(entries[:SAMPLED_WORDS])
+        return self._samples[key]
 
     def outcome(self, state: TopStopState) -> Outcome | None:
         if state.phase != OVER:
@@ -461,16 +500,16 @@ class TopStop:
         index = open_to_dispute[0]
         entry = _change_entry(current, owner, index, disputed=True)
         voters = [p for p in _round_players(state) if p != player]
-        # Each vote of a round has its own number, so a button of an earlier vote cannot land on this one.
+        # Each vote of the game has its own number, so a button of an earlier vote cannot land on this one.
         current.opened_disputes += 1
-        current.dispute = Dispute(
-            disputer=player, owner=owner, index=index, voters=voters, number=current.opened_disputes
-        )
+        state.disputes_opened += 1
+        number = state.disputes_opened
+        current.dispute = Dispute(disputer=player, owner=owner, index=index, voters=voters, number=number)
         step.events.append(
             {
                 "type": "dispute_opened",
                 "round": current.number,
-                "dispute": current.opened_disputes,
+                "dispute": number,
                 "player": player,
                 "of": owner,
                 "word": word,
@@ -915,6 +954,7 @@ def _respin_if_unanimous(state: TopStopState, step: _Step) -> None:
     current.letter = None
     current.respin_votes = []
     current.submissions = {}
+    state.respins += 1  # words written for the abandoned letter are stale from now on
     state.phase = SPIN
     step.events.append({"type": "respin", "round": current.number, "spinner": current.spinner})
 
@@ -1012,7 +1052,7 @@ def _writing_actions(state: TopStopState, player: str) -> list[Action]:
     return actions
 
 
-def _review_actions(current: Round, player: str) -> list[Action]:
+def _review_actions(current: Round, player: str, left: list[str]) -> list[Action]:
     dispute = current.dispute
     if dispute is not None:
         if player in dispute.voters and player not in dispute.votes:
@@ -1020,6 +1060,8 @@ def _review_actions(current: Round, player: str) -> list[Action]:
         return []
     actions: list[Action] = []
     for owner, entries in current.lists.items():
+        if owner in left:
+            continue  # a player who left: their words no longer count, so none is disputed
         words = dict.fromkeys(e.word for e in entries if not e.disputed)
         actions += [{"do": "dispute", "player": player, "of": owner, "word": w} for w in words]
     return actions

@@ -96,7 +96,7 @@ class Dispute:
     index: int
     voters: list[str]
     votes: dict[str, bool] = field(default_factory=dict)
-    number: int = 0  # the vote's number within its round (1, 2, …), named by its buttons
+    number: int = 0  # the vote's number in the game (1, 2, …), named by its buttons
 
     @property
     def tally(self) -> Tally:
@@ -122,7 +122,7 @@ class Round:
     lists: dict[str, list[Entry]] = field(default_factory=dict)  # revealed, judged
     dispute: Dispute | None = None
     disputes: list[Dispute] = field(default_factory=list)  # closed
-    opened_disputes: int = 0  # votes opened this round, cancelled ones included: the next one's number - 1
+    opened_disputes: int = 0  # votes opened this round, cancelled ones included
     points: dict[str, int] | None = None  # set when the round is scored
     cards: RoundCards | None = None  # Advanced game: the Level and Ba Oossee cards of this round
     # When writing closes (the manager's clock): the receipt of the spin that opened it plus the writing
@@ -149,6 +149,10 @@ class TopStopState:
     advanced: Advanced | None = None  # Advanced game: decks, Level cards held, the Level in force
     # The server's own dictionary as it stood at the start (word -> {"valid", "day"}): never changed after.
     server_words: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Freshness counters (what a button names), never back down, so that a value once replaced never comes
+    # back: the unanimous re-spins of the game (a form opened for the letter before one is stale) …
+    respins: int = 0
+    disputes_opened: int = 0  # … and the dispute votes opened in the game, cancelled ones included
 
     @property
     def seated(self) -> list[str]:
@@ -186,6 +190,9 @@ def load_state(data: dict[str, Any]) -> TopStopState:
         end_reason=data["end_reason"],
         advanced=load_advanced(data["advanced"]) if data.get("advanced") is not None else None,
         server_words=dict(data.get("server_words") or {}),
+        # Saved before the counters: what they count, from the rounds.
+        respins=data.get("respins", sum(len(r.respun) for r in rounds)),
+        disputes_opened=data.get("disputes_opened", sum(r.opened_disputes for r in rounds)),
     )
 
 

@@ -238,12 +238,13 @@ class TopWords:
         return action
 
     def freshness(self, state: State) -> JSON:
-        """What a button is made against: the number of moves on the board and the open vote, if any.
+        """What a button is made against: the board (a count of moves made and taken back) and the open vote.
 
-        The number goes back down when a move is taken back, so a Challenge on the message of that move
-        is refused (stale_action) rather than acting on whatever comes next.
+        Both only ever count up: a move taken back changes the board's number too, and the next move gets
+        a new one, so a Challenge on the message of the move taken back is refused (stale_action) rather
+        than acting on the move that replaced it; a cancelled vote's id is never given to the next vote.
         """
-        fresh: JSON = {"move": len(state.history)}
+        fresh: JSON = {"move": state.board_changes}
         if state.vote is not None:
             fresh["vote"] = state.vote["id"]
         return fresh
@@ -577,6 +578,7 @@ class TopWords:
             "points": scored.points,
         }
         s.history = [*s.history, record]
+        s.board_changes += 1
         s.pending = {
             "player": player,
             "move": move,
@@ -755,6 +757,7 @@ class TopWords:
         pending, record = s.pending, s.history[-1]
         player = record["player"]
         s.history = s.history[:-1]
+        s.board_changes += 1  # never back down: the move taken back's buttons stay stale
         board = list(s.board)
         for r, c, _ in record["tiles"]:
             board[r * SIZE + c] = board[r * SIZE + c][:-1]
@@ -868,8 +871,9 @@ class TopWords:
         proposed end, a proposed move or a restore they are the same). A vote left without voters (two
         players disputing a move in challenge mode) is decided at once as a tie: the dictionary decides.
         """
+        s.votes_opened += 1  # a cancelled vote is not in s.votes: its id must not come back
         vote.update(
-            id=len(s.votes) + 1,
+            id=s.votes_opened,
             by=player,
             back=s.phase,
             voters=_voters(s, player, vote["of"]),

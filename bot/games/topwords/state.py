@@ -59,6 +59,10 @@ class State:
     left: list[str] = field(default_factory=list)  # players who left, in order; their seats are skipped
     idle: dict[str, int] = field(default_factory=dict)  # turns passed by the timer in a row, per player
     turn_no: int = 0  # +1 each time a turn begins: what a turn timer was armed for
+    # Freshness (what a button names), counted up and never back down, so that a value once replaced never
+    # comes back: +1 at each move made and at each move taken back (the `move` a button is made against) …
+    board_changes: int = 0
+    votes_opened: int = 0  # … and the votes opened so far, cancelled ones included (the next vote's id - 1)
 
     @property
     def current(self) -> str:
@@ -81,4 +85,11 @@ def dump_state(state: State) -> dict[str, Any]:
 def load_state(data: dict[str, Any]) -> State:
     data = copy.deepcopy(data)  # the state must share nothing with the caller's data
     options = Options(**data.pop("options"))
+    if "board_changes" not in data:  # saved before the counters: what they would be now
+        taken_back = sum(1 for c in data["challenges"] if c["success"]) + sum(
+            1 for v in data["votes"] if v["kind"] == "take_back" and not v["allowed"]
+        )
+        data["board_changes"] = len(data["history"]) + 2 * taken_back  # each taken back was first made
+    if "votes_opened" not in data:  # votes cancelled before then were never counted: their ids may repeat
+        data["votes_opened"] = len(data["votes"]) + (data["vote"] is not None)
     return State(options=options, **data)

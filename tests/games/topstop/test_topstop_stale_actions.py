@@ -118,3 +118,43 @@ def test_rule_stale_states_saved_before_votes_were_numbered_still_load() -> None
     assert old.round.opened_disputes == 2 and old.round.dispute is not None and old.round.dispute.number == 0
     table.state = old
     table.do("vote", "bob", accept=True, dispute=0)  # the number its buttons were drawn with
+
+
+def test_rule_stale_words_written_for_the_letter_before_a_re_spin_are_refused() -> None:
+    """FAQ 2's unanimous re-spin keeps the round but not the letter: a form opened for B names the re-spins
+    it was opened after, so its words are refused (stale_action) once K is spun, not written for K."""
+    table = Table()
+    table.do("spin", "ann", letter="B", round=1)
+    form_for_b = table.game.freshness(table.state)
+    for player in ("ann", "bob", "cat"):
+        table.do("respin", player, **form_for_b)
+    table.do("spin", "ann", letter="K", round=1)
+    assert table.game.freshness(table.state)["round"] == form_for_b["round"]
+    assert table.game.freshness(table.state) != form_for_b
+    error = table.refuses(StaleAction, "submit", "bob", words=["bear"], **form_for_b)
+    assert error.message == STALE
+    assert table.state.round.submissions == {}
+    table.do("submit", "bob", words=["kite"], **table.game.freshness(table.state))
+
+
+def test_rule_stale_a_dispute_vote_number_never_comes_back_in_a_later_round() -> None:
+    """Votes are numbered through the game, not per round: round 2's first vote is not round 1's vote 1."""
+    table = Table()
+    table.play_round("P", {"ann": ["pear"], "bob": ["plum"], "cat": ["pip"]}, score=False)
+    table.do("dispute", "cat", of="ann", word="pear")
+    first = table.game.freshness(table.state)["dispute"]
+    table.do("vote", "ann", accept=True)
+    table.do("vote", "bob", accept=True)
+    table.do("end_round")
+    table.play_round("C", {"ann": ["cake"], "bob": ["cow"], "cat": ["cat"]}, score=False)
+    table.do("dispute", "ann", of="bob", word="cow")
+    assert table.game.freshness(table.state)["dispute"] != first
+
+
+def test_rule_stale_states_saved_before_the_game_wide_counters_load_with_them() -> None:
+    table = Table()
+    table.play_round("P", {"ann": ["pear"], "bob": ["plum"]}, score=False)
+    table.do("dispute", "cat", of="ann", word="pear")
+    data = json.loads(json.dumps(table.game.dump(table.state)))
+    del data["respins"], data["disputes_opened"]
+    assert table.game.load(data) == table.state

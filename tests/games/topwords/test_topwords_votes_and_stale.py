@@ -6,6 +6,7 @@ Rulings in docs/rules/topwords.md ("Disputes by vote", "Buttons on older message
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 
 import pytest
@@ -127,8 +128,9 @@ def test_a_decisive_vote_still_overrules_the_dictionary():
 
 
 # -- buttons on older messages ------------------------------------------------------------------------
-# A button carries game.freshness(state) as it was: {"move": moves on the board, "vote": the open vote}.
-# The engine's step() refuses it as stale_action once a value changed (bot/engine/game.py: check_action).
+# A button carries game.freshness(state) as it was: {"move": moves made and taken back, "vote": the open
+# vote}. The engine's step() refuses it as stale_action once a value changed (bot/engine/game.py:
+# check_action); both only count up, so a value once replaced never comes back.
 
 
 def test_a_challenge_from_an_older_message_does_not_challenge_the_newer_move():
@@ -143,16 +145,33 @@ def test_a_challenge_from_an_older_message_does_not_challenge_the_newer_move():
     assert table.events("taken_back")
 
 
-def test_after_a_take_back_the_moves_number_goes_back_and_older_buttons_are_stale():
-    """The move taken back leaves the board as it was: the number of moves goes back down, so the
-    Challenge button of that move is refused, never told "the game has moved on (move 0)"."""
+def test_after_a_take_back_the_boards_number_moves_on_and_older_buttons_are_stale():
+    """The move taken back changes the board's number too (it never goes back down), so the Challenge
+    button of that move is refused, never told "the game has moved on (move 0)"."""
     setup = {"first_player": "ann", "racks": {"ann": "SIEBRTS"}}
     table = Table(words=StubWords({"SIEB": "not_a_word"}), mode="challenge", setup=setup)
     table.place("ann", SIEB)
     table.do("challenge", "bob", move=1)
-    assert table.game.freshness(table.state) == {"move": 0}
+    assert table.game.freshness(table.state) == {"move": 2}
     error = table.refuses(StaleAction, "challenge", "bob", move=1)
     assert "(move 0)" not in error.message and "latest" in error.message
+
+
+def test_the_challenge_button_of_a_move_taken_back_is_stale_against_the_move_that_replaces_it():
+    """Move 3 taken back, then a new move 3 on the board: the first move 3's Challenge button is refused
+    (stale_action), not applied to the new move (the board's number went 3, 4, 5, never back to 3)."""
+    table = examples_table(words=BAD_RAT, mode="challenge", players=THREE)
+    table.place("bob", EXAMPLES[0])
+    table.place("cat", EXAMPLES[1])  # RAT: its message's Challenge button names move 3
+    taken_back_button = table.game.freshness(table.state)["move"]
+    table.do("challenge", "ann", move=taken_back_button)
+    assert table.events("taken_back") and len(table.state.history) == 2
+    table.place("cat", [[8, 5, "T"]])  # the third move on the board again
+    assert len(table.state.history) == 3
+    assert table.game.freshness(table.state)["move"] != taken_back_button
+    error = table.refuses(StaleAction, "challenge", "bob", move=taken_back_button)
+    assert error.code == "stale_action"
+    assert table.state.pending is not None and not table.state.pending["challenged"]
 
 
 def test_actions_without_the_move_stay_valid():
@@ -175,10 +194,11 @@ def test_a_dispute_from_an_older_message_names_its_move():
 def test_a_restore_names_the_board_it_was_offered_on():
     table = examples_table(words=BAD_RAT, mode="challenge")
     table.place("bob", EXAMPLES[0])
-    table.place("ann", EXAMPLES[1])  # move 3, taken back: the board is at move 2 again
+    table.place("ann", EXAMPLES[1])  # move 3, taken back: the board is as after move 2, its number is 4
     table.do("challenge", "bob", move=3)
     table.refuses(StaleAction, "dispute", "ann", move=3)
-    table.do("dispute", "ann", move=2)
+    table.refuses(StaleAction, "dispute", "ann", move=2)
+    table.do("dispute", "ann", move=4)
     assert table.state.vote["kind"] == "restore"
 
 
@@ -200,6 +220,33 @@ def test_a_vote_button_of_a_closed_vote_does_not_count_in_the_next_vote():
     table.do("propose_end", "cat")  # vote 2
     assert table.refuses(StaleAction, "vote", "ann", accept=True, vote=1).code == "stale_action"
     table.do("vote", "ann", accept=True, vote=2)
+
+
+def test_a_ballot_from_a_cancelled_votes_button_does_not_count_in_the_next_vote():
+    """A cancelled vote is not in the votes log, yet its id is never given again: its buttons stay stale."""
+    table = examples_table(words=StubWords(), players=FOUR)
+    table.do("propose_end", "bob")  # vote 1; its buttons name it
+    cancelled = table.game.freshness(table.state)["vote"]
+    table.do("leave", "bob")  # the proposer leaves: vote 1 is dropped, not logged
+    assert table.events("vote_cancelled") and table.state.votes == []
+    table.do("propose_end", "cat")
+    assert table.game.freshness(table.state)["vote"] != cancelled
+    assert table.refuses(StaleAction, "vote", "ann", accept=True, vote=cancelled).code == "stale_action"
+    assert table.state.vote is not None and table.state.vote["votes"] == {}
+
+
+def test_states_saved_before_the_freshness_counters_load_with_counters_that_move_on():
+    """A snapshot saved before board_changes and votes_opened loads with what they would count now."""
+    table = examples_table(words=BAD_RAT, mode="challenge", players=THREE)
+    table.place("bob", EXAMPLES[0])
+    table.place("cat", EXAMPLES[1])
+    table.do("challenge", "ann")  # taken back: 3 moves made, 1 taken back
+    table.do("propose_end", "bob")
+    data = json.loads(json.dumps(table.game.dump(table.state)))
+    del data["board_changes"], data["votes_opened"]
+    old = table.game.load(data)
+    assert old == table.state
+    assert table.game.freshness(old) == {"move": 4, "vote": 1}
 
 
 # -- every refusal in every language ----------------------------------------------------------------------
