@@ -57,6 +57,9 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line("markers", "allow_bot_errors: the in-process bot may log errors in this test")
     config.addinivalue_line(
+        "markers", "real_pace: the in-process bot keeps each game's pace between table edits (see no_pace)"
+    )
+    config.addinivalue_line(
         "markers", "fake_discord(**options): options for FakeDiscord, e.g. heartbeat_interval"
     )
 
@@ -203,6 +206,17 @@ def shared_words() -> Any:
     from bot.words.service import WordService
 
     return WordService()
+
+
+@pytest.fixture(autouse=True)
+def no_pace(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process bots draw every table change at once: a test's steps follow each other faster than the
+    pace a channel needs (one edit a second), which would only make every test wait. The pace itself is
+    tested under `@pytest.mark.real_pace`; bots in their own process keep it."""
+    if request.node.get_closest_marker("real_pace") is None and not PRODUCT_MISSING:
+        from bot.ui.table import TableCog
+
+        monkeypatch.setattr(TableCog, "redraw_interval", 0.0)
 
 
 @pytest.fixture

@@ -12,6 +12,8 @@ import copy
 import time
 from typing import Any
 
+import pytest
+
 from .conftest import requires_product
 from .driver import Message, Player, Table
 from .test_topstop_e2e import Game
@@ -110,6 +112,7 @@ async def test_a_console_past_its_token_is_not_edited_and_turned_off_notices_men
     assert turn_messages(table) == []
 
 
+@pytest.mark.real_pace
 async def test_a_burst_of_eight_players_pressing_ten_times_a_second_gets_a_paced_table_and_no_429(
     product_bot: Any, table: Table
 ) -> None:
