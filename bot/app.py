@@ -17,8 +17,7 @@ from discord.ext import commands
 
 from bot import monitor
 from bot.config import Settings
-from bot.engine.game import Event
-from bot.engine.sessions import SessionManager
+from bot.engine.sessions import ActResult, SessionManager
 from bot.games import GameInfo, listed_games, loaded_games
 from bot.i18n import N_, t
 from bot.render.pictures import Pictures
@@ -57,7 +56,7 @@ PERMISSIONS = discord.Permissions(
     add_reactions=True,
 )
 
-TableListener = Any  # async (SessionRecord, list[Event]) -> None, one per game cog
+TableListener = Any  # async (ActResult) -> None, one per game cog: what an action nobody clicked did
 
 UNREADABLE_NOTICE = N_("ui.unreadable_closed")
 
@@ -195,13 +194,14 @@ class TopBot(commands.Bot):
         log.info("synced %d command(s) %s", len(synced), f"to guild {guild.id}" if guild else "globally")
         return True
 
-    async def _on_session_events(self, record: SessionRecord, events: list[Event]) -> None:
-        if any(event.get("type") == "unreadable" for event in events):
+    async def _on_session_events(self, result: ActResult) -> None:
+        record = result.session
+        if any(event.get("type") == "unreadable" for event in result.events):
             await self._tell_unreadable(record)
             return
         listener = self.table_listeners.get(record.game)
         if listener is not None:
-            await listener(record, events)
+            await listener(result)
 
     async def _tell_unreadable(self, record: SessionRecord) -> None:
         """A stored game that cannot be read was closed: its channel hears why, instead of silence."""

@@ -49,8 +49,6 @@ log = logging.getLogger(__name__)
 # Timer actions the manager handles itself rather than the game.
 LOBBY_EXPIRE = "lobby_expire"
 
-EventListener = Callable[[SessionRecord, list[Event]], Awaitable[None]]
-
 
 @dataclass
 class ActResult:
@@ -65,6 +63,8 @@ class ActResult:
         return self.private.get(player, [])
 
 
+# Told the whole result of an action nobody clicked (a timer, an unreadable session closed): its public
+# events for the table, its private ones so that the players they are addressed to can be told.
 ResultListener = Callable[[ActResult], Awaitable[None]]
 
 
@@ -107,10 +107,7 @@ class SessionManager:
         self.lobby_seconds = lobby_seconds
         self.max_games_per_guild = max_games_per_guild
         self.idle_seconds = idle_seconds
-        self.listeners: list[EventListener] = []
-        # Told the whole result of an action nobody clicked (a timer): private events included, so that
-        # the players they are addressed to can be told (the event listeners get the public ones only).
-        self.result_listeners: list[ResultListener] = []
+        self.listeners: list[ResultListener] = []
         self._live: dict[int, _Live] = {}
         self._locks: dict[int, _Lock] = {}
         self.timers = TimerWheel(clock, self._timer_due)
@@ -644,14 +641,9 @@ class SessionManager:
     async def _notify(self, result: ActResult) -> None:
         for listener in self.listeners:
             try:
-                await listener(result.session, result.events)
+                await listener(result)
             except Exception:
                 log.exception("event listener failed for session %d", result.session.id)
-        for result_listener in self.result_listeners:
-            try:
-                await result_listener(result)
-            except Exception:
-                log.exception("result listener failed for session %d", result.session.id)
 
 
 def _encode_state(game: Game, state: Any) -> str:

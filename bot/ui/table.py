@@ -191,14 +191,11 @@ class TableCog(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.table_listeners[self.game_name] = self.on_events
-        self.bot.sessions.result_listeners.append(self._on_timer_result)
         self.bot.votes.handlers[self._end_vote_kind] = self._end_vote_closed
         self._background(self.repair_tables())
 
     async def cog_unload(self) -> None:
         self.bot.table_listeners.pop(self.game_name, None)
-        if self._on_timer_result in self.bot.sessions.result_listeners:
-            self.bot.sessions.result_listeners.remove(self._on_timer_result)
         self.consoles.close()
         self.bot.votes.handlers.pop(self._end_vote_kind, None)
         components.unregister_game(self.game_name)
@@ -631,12 +628,13 @@ class TableCog(commands.Cog):
         view["deadlines"] = deadlines_of(record)
         return view
 
-    async def on_events(self, record: SessionRecord, events: list[Event]) -> None:
-        """Events of an action nobody clicked (a timer)."""
-        if any(event.get("type") == "lobby_expired" for event in events):
-            await self.close_expired_lobby(record)
+    async def on_events(self, result: ActResult) -> None:
+        """What an action nobody clicked (a timer) did: the table, and the news of the players it told."""
+        if any(event.get("type") == "lobby_expired" for event in result.events):
+            await self.close_expired_lobby(result.session)
             return
-        await self.refresh(record.id, events)
+        self._after_action(result, None)
+        await self.refresh(result.session.id, result.events)
 
     # -- the private panel ------------------------------------------------------------------------------
 
@@ -675,10 +673,6 @@ class TableCog(commands.Cog):
         self.consoles.changed(result.session.id)
         if not result.session.is_open:
             self.consoles.news.forget_session(result.session.id)
-
-    async def _on_timer_result(self, result: ActResult) -> None:
-        if result.session.game == self.game_name:
-            self._after_action(result, None)
 
     async def _tell_turn(self, session_id: int) -> None:
         record = await self.bot.sessions.session(session_id)

@@ -464,7 +464,7 @@ def words_modal(
     *,
     page: int = 1,
     level: str | None = None,
-    respins: int | None = None,
+    respins: int,
 ) -> discord.ui.Modal:
     """Five inputs a page for the round's words, prefilled with what the player saved before.
 

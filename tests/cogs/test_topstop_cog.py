@@ -324,7 +324,7 @@ async def test_every_round_bound_button_names_its_round_and_a_vote_button_its_vo
     assert table.custom_ids() == ["topstop:7:spin:1"]
     table.act("ann", do="spin", letter="P")
     # Writing buttons also name the re-spins so far (the write button its form's page first).
-    assert table.custom_ids() == ["topstop:7:write:1.1.0", "topstop:7:stop:1.0", "topstop:7:respin:1.0"]
+    assert table.custom_ids() == ["topstop:7:write:1.0.1", "topstop:7:stop:1.0", "topstop:7:respin:1.0"]
     table.write({"ann": ["pear", "plum"], "bob": ["pip"]})
     table.act(None, do="end_writing")
     assert table.custom_ids() == ["topstop:7:dispute:1"]
@@ -343,11 +343,17 @@ async def test_every_round_bound_button_names_its_round_and_a_vote_button_its_vo
 
 async def test_button_args_become_typed_arguments_and_ids_without_their_round_are_stale() -> None:
     round_one()  # the cog declares its buttons
-    assert resolve("topstop:7:stop:3")[1:] == (7, {"round": 3})
+    assert resolve("topstop:7:stop:3.1")[1:] == (7, {"round": 3, "respins": 1})
     assert resolve("topstop:7:vote:yes.2.1")[2] == {"answer": "yes", "round": 2, "dispute": 1}
     assert resolve("topstop:7:vote:no.2.3")[2] == {"answer": "no", "round": 2, "dispute": 3}
     # An id without the freshness its action carries never skips the stale check.
-    for stale in ("topstop:7:stop", "topstop:7:pick", "topstop:7:vote:yes", "topstop:7:vote:yes.2"):
+    for stale in (
+        "topstop:7:stop",
+        "topstop:7:stop:3",  # a writing button without its re-spins
+        "topstop:7:pick",
+        "topstop:7:vote:yes",
+        "topstop:7:vote:yes.2",
+    ):
         with pytest.raises(StaleAction):
             resolve(stale)
     with pytest.raises(StaleAction):
@@ -398,8 +404,8 @@ async def test_the_words_form_shows_the_saved_words_normalised_within_its_max_le
     table.act("ann", do="submit", words=["Maße", "PFERD"])
     saved = table.view("ann")["round"]["your_words"]
     assert saved == ["masse", "pferd"]  # case-folded: ß is written ss
-    form = words_modal(7, "P", 5, saved, 1)
-    assert form.custom_id == "topstop:7:words:1"
+    form = words_modal(7, "P", 5, saved, 1, respins=0)
+    assert form.custom_id == "topstop:7:words:1.0"
     inputs = [item for item in form.children if isinstance(item, discord.ui.TextInput)]
     assert [i.default for i in inputs] == ["masse", "pferd", None, None, None]
     assert all(i.max_length == 40 for i in inputs)

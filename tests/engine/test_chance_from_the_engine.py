@@ -22,6 +22,7 @@ from tests.engine.race_game import RaceGame
 OPTIONS: dict[str, dict[str, Any]] = {
     "topstop": {"check_words": False},
     "topwords": {"check_words": False},
+    "skeleton": {},
     "race": {"target": 50},
 }
 SUBJECTS = [*GAME_PACKAGES, "race"]

@@ -41,6 +41,7 @@ release: CONFORMANCE_SEEDS=20 .venv/bin/python -m pytest tests/engine/test_confo
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import os
 import random
@@ -113,38 +114,6 @@ ALL_BUT_OWNER = "others"  # everyone but the owner sees it (a cooperative game's
 Perturber = Callable[[Game, Any, str, random.Random], "tuple[Any, str, str] | None"]
 
 
-def perturb_topwords(game: Game, state: Any, owner: str, rng: random.Random) -> tuple[Any, str, str] | None:
-    """The owner's rack, one tile swapped with one far down the bag (the next draws stay the same); a vote,
-    a move or a take-back of theirs still open (its tiles come from the rack) leaves it alone."""
-    rack, bag = state.racks.get(owner, ""), state.bag
-    busy = (state.pending or {}).get("player") == owner or (state.taken_back or {}).get("player") == owner
-    if not rack or owner in state.left or busy or (state.vote or {}).get("of") == owner:
-        return None
-    index = rng.randrange(len(rack))
-    far = [j for j in range(max(8, len(bag) // 2), len(bag)) if bag[j] != rack[index]]
-    if far:
-        j = rng.choice(far)
-        new_rack = rack[:index] + bag[j] + rack[index + 1 :]
-        new_bag = bag[:j] + rack[index] + bag[j + 1 :]
-    elif len(set(rack)) > 1:  # too few tiles left in the bag: the rack's order is the owner's alone too
-        new_rack, new_bag = rack[1:] + rack[0], bag
-    else:
-        return None
-    changed = replace(state, racks={**state.racks, owner: new_rack}, bag=new_bag)
-    return changed, OWNER_ONLY, f"{owner}'s rack {rack} changed to {new_rack} (a tile swapped with the bag)"
-
-
-def perturb_topstop(game: Game, state: Any, owner: str, rng: random.Random) -> tuple[Any, str, str] | None:
-    """While writing: the owner's words, each changed (as many words: how many is public)."""
-    if state.phase != "writing" or not any(state.round.submissions.get(owner, [])):
-        return None
-    words = state.round.submissions[owner]
-    changed_words = [(w[:-1] + ("q" if w[-1] != "q" else "z")) if w else w for w in words]
-    current = replace(state.round, submissions={**state.round.submissions, owner: changed_words})
-    changed = replace(state, rounds=[*state.rounds[:-1], current])
-    return changed, OWNER_ONLY, f"{owner}'s words {words} changed to {changed_words}"
-
-
 def perturb_race(game: Game, state: Any, owner: str, rng: random.Random) -> tuple[Any, str, str] | None:
     """The owner's private note."""
     note = state.notes.get(owner)
@@ -153,50 +122,34 @@ def perturb_race(game: Game, state: Any, owner: str, rng: random.Random) -> tupl
     return changed, OWNER_ONLY, f"{owner}'s note {note!r} changed to {new!r}"
 
 
-SECRET_PERTURBERS: dict[str, Perturber] = {
-    "topwords": perturb_topwords,
-    "topstop": perturb_topstop,
-    "race": perturb_race,
-}
+def game_hooks(name: str) -> Any:
+    """A game's own conformance hooks, beside its tests (tests/games/<game>/conformance_hooks.py):
+    `perturb_secret` (a Perturber), `tally(sent, applied) -> Counter` and `MUST_REACH` (what its playouts
+    must reach); None for a game without any."""
+    try:
+        return importlib.import_module(f"tests.games.{name}.conformance_hooks")
+    except ModuleNotFoundError as missing:
+        if missing.name not in (f"tests.games.{name}", f"tests.games.{name}.conformance_hooks"):
+            raise
+        return None
+
+
+def _perturbers() -> dict[str, Perturber]:
+    found = {name: getattr(game_hooks(name), "perturb_secret", None) for name in GAME_PACKAGES}
+    return {**{name: hook for name, hook in found.items() if hook is not None}, "race": perturb_race}
+
+
+SECRET_PERTURBERS: dict[str, Perturber] = _perturbers()
 
 # -- what the playouts reached, per game ------------------------------------------------------------------
 
 
-def tally_topstop(sent: Action, applied: Applied) -> Counter[str]:
-    """Words written and judged, disputes and votes: what Top Stop's sampled lists lead to."""
-    counts: Counter[str] = Counter()
-    if sent.get("do") == "submit":
-        counts["words submitted"] += sum(1 for word in sent.get("words", []) if word)
-    for event in applied.events:
-        kind = event.get("type")
-        if kind == "writing_closed":
-            entries = [entry for words in event["lists"].values() for entry in words]
-            counts["words judged"] += len(entries)
-            counts["words judged invalid"] += sum(1 for entry in entries if not entry["valid"])
-        elif kind == "dispute_opened":
-            counts["disputes"] += 1
-        elif kind == "vote_cast":
-            counts["votes"] += 1
-        elif kind == "vote_closed":
-            counts["votes closed"] += 1
-        elif kind == "respin":
-            counts["re-spins"] += 1
-    return counts
+def _tallies() -> dict[str, Callable[[Action, Applied], Counter[str]]]:
+    found = {name: getattr(game_hooks(name), "tally", None) for name in GAME_PACKAGES}
+    return {name: hook for name, hook in found.items() if hook is not None}
 
 
-def tally_topwords(sent: Action, applied: Applied) -> Counter[str]:
-    counts: Counter[str] = Counter()
-    for event in applied.events:
-        kind = event.get("type")
-        if kind in ("moved", "taken_back", "challenged", "vote_open", "vote_cancelled", "voted"):
-            counts[kind] += 1
-    return counts
-
-
-TALLIES: dict[str, Callable[[Action, Applied], Counter[str]]] = {
-    "topstop": tally_topstop,
-    "topwords": tally_topwords,
-}
+TALLIES: dict[str, Callable[[Action, Applied], Counter[str]]] = _tallies()
 
 # -- checks ---------------------------------------------------------------------------------------------
 
@@ -1534,14 +1487,15 @@ def test_no_secret_reaches_spectators_or_public_events(reports: Reports, name: s
         assert tally["next actions compared with a secret changed"], f"{name}: no next action was compared"
 
 
-def test_top_stop_playouts_write_words_that_are_judged_disputed_and_voted_on(reports: Reports) -> None:
-    """The sampler (TopStop.sample_action) writes real words, so playouts reach judging, disputes and votes."""
-    tally = reports.get("topstop").tally
-    reached = {what: tally[what] for what in ("words submitted", "words judged", "words judged invalid",
-                                              "disputes", "votes", "votes closed")}  # fmt: skip
-    print(f"\ntopstop playouts: {reached}")
-    assert all(reached.values()), f"Top Stop playouts did not reach all of {reached}"
-    assert reached["words judged invalid"] < reached["words judged"], "every word judged was invalid"
+@subjects
+def test_playouts_reach_what_each_game_requires(reports: Reports, name: str) -> None:
+    """A game's hooks name what its playouts must reach (Top Stop: words judged, disputed and voted on,
+    through its sampler), so that the checks above ran on real play, not only on its first steps."""
+    must_reach = getattr(game_hooks(name), "MUST_REACH", ())
+    tally = reports.get(name).tally
+    reached = {what: tally[what] for what in must_reach}
+    print(f"\n{name} playouts: {dict(tally)}")
+    assert all(reached.values()), f"{name} playouts did not reach all of {reached}"
 
 
 @subjects

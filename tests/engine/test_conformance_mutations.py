@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from bot.engine.errors import BadAction, GameOver, NotAPlayer, NotYourTurn
-from bot.engine.game import Action, Applied, Outcome, Timer
+from bot.engine.game import Action, Applied, Outcome, Termination, Timer
 from bot.games.topstop import TopStop
 from bot.games.topwords import TopWords
 from tests.engine.race_game import RaceGame
@@ -61,6 +61,7 @@ class CardGame:
     max_players = 4
     action_names = frozenset({"play"})
     slow_actions: frozenset[str] = frozenset()
+    chance_keys: Mapping[str, frozenset[str]] = {}  # the deck is shuffled once, by new_game
 
     def validate_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         if set(options) - {"facing"} or options.get("facing", "in") not in ("in", "out"):
@@ -120,7 +121,8 @@ class CardGame:
             return None
         scores = {p: sum(card for who, card in state.played if who == p) for p in state.players}
         best = max(scores.values())
-        return Outcome([p for p, score in scores.items() if score == best], scores)
+        winners = [p for p, score in scores.items() if score == best]
+        return Outcome(winners, scores, termination=Termination.NO_MOVES, draw=len(winners) > 1)
 
     def view_for(self, state: CardState, player: str | None) -> dict[str, Any]:
         view: dict[str, Any] = {

@@ -14,7 +14,11 @@ from bot.engine.sessions import SessionManager
 from bot.games import GAME_PACKAGES, make_game
 from bot.store import Store
 
-BASE: dict[str, dict[str, Any]] = {"topstop": {"check_words": False}, "topwords": {"check_words": False}}
+BASE: dict[str, dict[str, Any]] = {
+    "topstop": {"check_words": False},
+    "topwords": {"check_words": False},
+    "skeleton": {},
+}
 # Each numeric option: (lowest accepted, highest accepted, whether fractions are accepted).
 BOUNDS: dict[str, dict[str, tuple[float, float, bool]]] = {
     "topstop": {
@@ -31,6 +35,7 @@ BOUNDS: dict[str, dict[str, tuple[float, float, bool]]] = {
         "vote_seconds": (1, 3600, False),
         "turn_seconds": (0, 24 * 3600, False),
     },
+    "skeleton": {"target": (3, 60, False), "turn_seconds": (10, 3600, False)},
 }
 
 

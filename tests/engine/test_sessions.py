@@ -213,8 +213,8 @@ async def test_a_due_timer_applies_its_system_action(env):
     assert record.timers["turn:0"]["at"] == clock.now + 30
     seen = []
 
-    async def listener(session, events):
-        seen.append(events)
+    async def listener(result):
+        seen.append(result.events)
 
     manager.listeners.append(listener)
     result = await manager.fire_timer(sid, "turn:0")
@@ -223,7 +223,7 @@ async def test_a_due_timer_applies_its_system_action(env):
     assert "turn:1" in (await store.sessions.get(sid)).timers
 
 
-async def test_a_timers_whole_result_private_events_included_reaches_the_result_listeners(env):
+async def test_a_timers_whole_result_private_events_included_reaches_the_listeners(env):
     manager, *_ = env
     sid = await started(manager)
     seen = []
@@ -231,7 +231,7 @@ async def test_a_timers_whole_result_private_events_included_reaches_the_result_
     async def listener(result):
         seen.append(result)
 
-    manager.result_listeners.append(listener)
+    manager.listeners.append(listener)
     result = await manager.fire_timer(sid, "turn:0")
     assert seen == [result] and seen[0].private is result.private
 
@@ -394,8 +394,8 @@ async def test_one_unreadable_session_is_closed_and_told_while_the_others_play_o
     manager2 = SessionManager(store, {"race": RaceGame()}, clock=clock)
     told = []
 
-    async def listener(session, events):
-        told.append((session.id, session.channel_id, events))
+    async def listener(result):
+        told.append((result.session.id, result.session.channel_id, result.events))
 
     manager2.listeners.append(listener)
     try:
