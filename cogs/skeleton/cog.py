@@ -1,9 +1,9 @@
-"""Skeleton in a channel: `/skeleton new` (and the table layer's status, leave and end), the table with
-Draw, Play a card and Pass, and the hand, which only ever reaches its owner ephemerally.
+"""Skeleton in a channel: `/skeleton new` (and the table layer's status, leave and end), the public table,
+and each player's console — their hand as buttons, Draw and Pass — which only ever reaches its owner.
 
 Thin, as every game's cog: the rules (bot/games/skeleton) decide; the table layer (bot/ui/table.py) opens the
-lobby, finds the game, acts, redraws and answers errors; this module turns clicks into actions and draws
-through table.py.
+lobby, finds the game, acts, redraws at its pace, keeps consoles live, delivers news and mentions whose turn
+it is; this module turns presses into actions and draws through table.py.
 """
 
 from __future__ import annotations
@@ -13,14 +13,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.engine.errors import StaleAction, WrongPhase
-from bot.engine.game import STALE_MESSAGE, Event
-from bot.games.skeleton import GAME, value
+from bot.engine.game import Event
+from bot.games.skeleton import GAME
 from bot.i18n import t
 from bot.store import SessionRecord
-from bot.ui import components
 from bot.ui.components import Click
-from bot.ui.replies import reply_private, update_clicked
 from bot.ui.table import Table, TableCog, button
 from bot.ui.translator import command_text
 from cogs.skeleton import table
@@ -47,59 +44,40 @@ class SkeletonCog(TableCog, name="Skeleton"):
         checked = self.bot.sessions.games[GAME.name].validate_options(options)
         return t("skeleton.lobby.options", lang, target=checked["target"])
 
-    # -- the table ----------------------------------------------------------------------------------------
+    # -- the table: public, with only the layer's "My hand" (the console is where players act) -----------
 
     async def render(
         self, record: SessionRecord, view: dict[str, Any], events: list[Event], lang: str
     ) -> Table:
-        turn_ends = self.bot.sessions.deadline(record, "turn:")
-        embed = table.table_embed(view, events, lang, record.name, turn_ends)
-        return Table(embed, table.table_items(record.id, view, lang))
+        turn_ends = view.get("deadlines", {}).get("turn")
+        return Table(table.table_embed(view, events, lang, record.name, turn_ends))
+
+    def awaiting(self, view: dict[str, Any]) -> list[str]:
+        """The player on turn: the layer mentions them in a short message, replaced each turn."""
+        return [view["current"]] if view.get("current") else []
+
+    # -- the console: the player's hand as buttons, kept live by the layer -----------------------------
 
     def panel_text(self, lang: str) -> str:
         return t("skeleton.button.hand", lang)
 
-    async def private_panel(self, record: SessionRecord, view: dict[str, Any], lang: str) -> str:
-        return table.hand_text(view, lang)
+    async def private_panel(self, record: SessionRecord, view: dict[str, Any], lang: str) -> Table:
+        return table.console(record.id, view, lang, record.name)
 
-    # -- buttons ------------------------------------------------------------------------------------------
+    async def news_lines(self, session_id: int, events: list[Event], lang: str) -> list[str]:
+        """The card the bot drew for an idle player: told to them alone, in their console or next answer."""
+        return table.news_lines(events, lang)
+
+    # Each press acts, then the layer redraws the console in place (a refusal shown inside it).
 
     @button("draw", TURN)
     async def on_draw(self, click: Click) -> None:
-        """The drawn card is told to the drawer alone: their answer names it, the table only counts it."""
-        await self.seated(click.interaction, click.session_id)
-        result = await self.act(click.interaction, click.session_id, {"do": "draw", **click.args})
-        lang = self.user_lang(click.interaction)
-        drawn = [e["card"] for e in result.private_to(click.player) if e.get("type") == "card_drawn"]
-        view = await self.bot.sessions.view(click.session_id, click.player)
-        lines = [t("skeleton.panel.drew", lang, card=table.card_text(card)) for card in drawn]
-        await reply_private(click.interaction, "\n".join([*lines, table.hand_text(view, lang)]))
-
-    @button("show_hand", TURN)
-    async def on_show_hand(self, click: Click) -> None:
-        """ "Play a card": the player's hand as buttons, privately, while the rules offer them a play."""
-        await self.seated(click.interaction, click.session_id)
-        view = await self.bot.sessions.view(click.session_id, click.player)
-        if click.args["turn"] != view["freshness"]["turn"]:
-            raise StaleAction(STALE_MESSAGE)
-        if "play" not in view.get("offered_to_you", []):
-            raise WrongPhase("skeleton.refusal.not_now")
-        lang = self.user_lang(click.interaction)
-        cards = components.view_of(*table.card_items(click.session_id, view))
-        await reply_private(click.interaction, t("skeleton.panel.pick", lang), view=cards)
+        await self.console_press(click, {"do": "draw", **click.args})
 
     @button("play", TURN, CARD)
     async def on_play(self, click: Click) -> None:
-        """A card of the private hand: played onto the public pile; the private message says so."""
-        await self.seated(click.interaction, click.session_id)
-        card = click.args["card"]
-        await self.act(click.interaction, click.session_id, {"do": "play", **click.args})
-        lang = self.user_lang(click.interaction)
-        view = await self.bot.sessions.view(click.session_id, click.player)
-        played = t("skeleton.panel.played", lang, card=table.card_text(card), points=value(card))
-        await update_clicked(click.interaction, content=f"{played}\n{table.hand_text(view, lang)}", view=None)
+        await self.console_press(click, {"do": "play", **click.args})
 
     @button("pass", TURN)
     async def on_pass(self, click: Click) -> None:
-        await self.seated(click.interaction, click.session_id)
-        await self.act(click.interaction, click.session_id, {"do": "pass", **click.args})
+        await self.console_press(click, {"do": "pass", **click.args})

@@ -1,11 +1,11 @@
 """Skeleton's messages, drawn from the rules' views (bot/games/skeleton): the table from the public view,
-the hand from the player's own. Pure functions, tested without Discord; a hand is drawn only by `hand_text`
-and `card_items`, which the cog sends ephemerally.
+the console from the player's own. Pure functions, tested without Discord; a hand is drawn only by
+`console`, which the layer shows to its owner alone (an ephemeral message it keeps live).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import discord
@@ -15,22 +15,16 @@ from bot.games.skeleton import GAME, value
 from bot.i18n import N_, t
 from bot.ui import codec, components
 from bot.ui.embeds import relative_time
+from bot.ui.table import Table
 
 SUITS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 CARD = codec.token("card", r"[1-5][shdc]")
-TURN = codec.number("turn", 1)  # the turn a button was offered on: a click from an older turn is stale
-# The ids of the buttons (the cog declares the same arguments with @button). "Play a card" on the table
-# opens the player's hand privately (`show_hand`); each card is then a button of its own (`play`).
+TURN = codec.number("turn", 1)  # the turn a button was offered on: a press from an older turn is stale
+# The console's buttons (the cog declares the same arguments with @button): Draw, a button per card of the
+# hand (play it), Pass. The table itself has only the layer's "My hand", which opens the console.
 DRAW = codec.Spec(GAME.name, "draw", (TURN,))
-SHOW_HAND = codec.Spec(GAME.name, "show_hand", (TURN,))
-PASS = codec.Spec(GAME.name, "pass", (TURN,))
 PLAY = codec.Spec(GAME.name, "play", (TURN, CARD))
-# The table's buttons for the actions the rules offer now, in this order.
-TABLE_BUTTONS = {
-    "draw": (DRAW, N_("skeleton.button.draw"), discord.ButtonStyle.primary),
-    "play": (SHOW_HAND, N_("skeleton.button.play"), discord.ButtonStyle.success),
-    "pass": (PASS, N_("skeleton.button.pass"), discord.ButtonStyle.secondary),
-}
+PASS = codec.Spec(GAME.name, "pass", (TURN,))
 # What the table says of each public event of the last action.
 EVENT_TEXTS = {
     "drew": N_("skeleton.event.drew"),
@@ -93,36 +87,48 @@ def table_embed(
     return embed
 
 
-def table_items(session_id: int, view: dict[str, Any], lang: str) -> list[discord.ui.Item[Any]]:
-    """A button per action the rules offer now, carrying the turn it was offered on."""
-    turn = view["freshness"]["turn"]
-    items: list[discord.ui.Item[Any]] = []
-    for action, (spec, label, style) in TABLE_BUTTONS.items():
-        if action in view["offered"]:
-            items.append(components.button(spec.encode(session_id, turn=turn), t(label, lang), style=style))
-    return items
-
-
-def hand_text(view: dict[str, Any], lang: str) -> str:
-    """The player's own hand (ephemeral only), and what they may do now."""
+def console(session_id: int, view: dict[str, Any], lang: str, name: Names) -> Table:
+    """A player's console, from their own view: their hand, whose turn it is, and on their turn Draw, the
+    cards they may play (each a button worth its rank) and Pass. Off turn the cards stay, disabled."""
     hand = view.get("hand") or []
+    offered = view.get("offered_to_you") or []
     lines = [
         t("skeleton.panel.hand", lang, cards=cards_text(hand)) if hand else t("skeleton.panel.empty", lang)
     ]
-    offered = view.get("offered_to_you") or []
-    if "draw" in offered:
+    if view["finished"]:
+        lines.append(t("skeleton.console.over", lang))
+    elif "draw" in offered:
         lines.append(t("skeleton.panel.your_turn_draw", lang))
-    elif "play" in offered or "pass" in offered:
+    elif offered:
         lines.append(t("skeleton.panel.your_turn_play", lang))
-    return "\n".join(lines)
-
-
-def card_items(session_id: int, view: dict[str, Any]) -> list[discord.ui.Item[Any]]:
-    """The player's hand as buttons, one per card, each worth its rank."""
+    else:
+        lines.append(t("skeleton.console.turn_of", lang, name=name(view["current"])))
+    embed = discord.Embed(
+        title=t("skeleton.console.title", lang), description="\n".join(lines)[:4096], colour=GAME.colour
+    )
     turn = view["freshness"]["turn"]
-    return [
-        components.button(
-            PLAY.encode(session_id, turn=turn, card=card), f"{card_text(card)} (+{value(card)})"
+    items: list[discord.ui.Item[Any]] = []
+    if "draw" in offered:
+        draw = DRAW.encode(session_id, turn=turn)
+        items.append(
+            components.button(draw, t("skeleton.button.draw", lang), style=discord.ButtonStyle.primary)
         )
-        for card in sorted(set(view.get("hand") or []))[:25]
+    for card in sorted(set(hand))[:20]:  # twenty cards in the deck: with Draw and Pass, within 25 buttons
+        play = PLAY.encode(session_id, turn=turn, card=card)
+        label = f"{card_text(card)} (+{value(card)})"
+        items.append(
+            components.button(play, label, style=discord.ButtonStyle.success, disabled="play" not in offered)
+        )
+    if "pass" in offered:
+        items.append(components.button(PASS.encode(session_id, turn=turn), t("skeleton.button.pass", lang)))
+    return Table(embed, items)
+
+
+def news_lines(events: Iterable[Event], lang: str) -> list[str]:
+    """What a player was told by something they did not do: the card the bot drew for them, face down,
+    when their turn ran out."""
+    return [
+        t("skeleton.news.drawn_for_you", lang, card=card_text(event["card"]))
+        for event in events
+        if event.get("type") == "card_drawn"
     ]

@@ -165,3 +165,47 @@ async def test_ten_words_take_a_second_page(
     ] == ["word6"]
     await other.submit_modal({"word6": bank[2]})
     await game.until(lambda: f"{other.name.capitalize()} (3)" in draw.text, "three words on the table")
+
+
+async def test_a_stolen_level_card_is_news_to_its_owner_alone(
+    product_bot: Any, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round two's spinner keeps a Level card; round three's draws "Steal a Level card" and takes it. The
+    owner did nothing: their open console tells them, and no public message or other player does."""
+    force_decks(product_bot, monkeypatch, ["III"], ["mabrouk_3", "steal_level"])
+    game = await Game.open(table, ["alice", "bob"], product_bot, language="en", mode="advanced")
+    draw = await play_round_one(game)
+    owner = spinner_of(game, draw)
+    thief = next(p for p in game.players if p is not owner)
+    prompt = await owner.click(draw, draw.button_labels[0])
+    assert prompt.answer is not None
+    await owner.click(prompt.answer, "Draw a Level card, then Ba Oossee")
+    await game.until(lambda: draw.button_labels == ["Spin"], "the spin after The Draw")
+    assert f"{owner.name.capitalize()} · 🃏 1" in field_of(draw, "Scores")
+    await game.spin(draw)
+    console = (await owner.click(draw, "My words")).message
+    assert console is not None and console.ephemeral
+    await game.timer("writing")
+    record = await product_bot.sessions.session(game.sid)
+    if any(key.startswith("review:") for key in record.timers):
+        await game.timer("review")
+    round_three = table.last_message
+    assert "round 3" in round_three.text and spinner_of(game, round_three) is thief
+
+    prompt = await thief.click(round_three, round_three.button_labels[0])
+    assert prompt.answer is not None
+    drawn = await thief.click(prompt.answer, "Only the Ba Oossee card")
+    await game.until(lambda: bool(drawn.followups), "the thief's card")
+    [card] = drawn.followups
+    assert "**Steal a Level card**" in card.text and len(card.selects) == 1
+    took = await thief.select(card, str(owner.user.id))
+    assert took.kind == "deferred update"
+
+    lost = f"{thief.name.capitalize()} took your **Level III**."
+    await game.until(lambda: lost in console.text, "the owner's news in their console")
+    assert console.text.index("News:") < console.text.index(lost)
+    assert all(lost not in m.text for m in table.channel_messages())
+    assert all(lost not in m.text for m in thief.ephemerals)
+    await game.until(
+        lambda: f"{thief.name.capitalize()} · 🃏 1" in field_of(round_three, "Scores"), "the steal"
+    )
