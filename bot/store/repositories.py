@@ -797,14 +797,6 @@ class GuildSettings:
         row = await self._db.fetch_one("SELECT language FROM guild_settings WHERE guild_id = ?", (guild_id,))
         return str(row["language"]) if row else default
 
-    async def set_turn_notices(self, tx: Transaction, user_id: str, wanted: bool, now: float) -> None:
-        await tx.execute(
-            "INSERT INTO profiles (user_id, turn_notices, updated_at) VALUES (?, ?, ?)"
-            " ON CONFLICT (user_id) DO UPDATE SET turn_notices = excluded.turn_notices,"
-            " updated_at = excluded.updated_at",
-            (user_id, int(wanted), now),
-        )
-
     async def set_language(self, tx: Transaction, guild_id: int, language: str, now: float) -> None:
         await tx.execute(
             "INSERT INTO guild_settings (guild_id, language, updated_at) VALUES (?, ?, ?)"

@@ -182,7 +182,9 @@ class TopStopCog(TableCog, name="Top Stop"):
                 "topstop.table.submitted", lang, names=names or t("topstop.table.nobody_yet", lang)
             )
         if view["phase"] == "writing" and mine is not None:
-            write = components.spec(GAME, "write").encode(record.id, round=current.get("number"))
+            write = components.spec(GAME, "write").encode(
+                record.id, round=current.get("number"), respins=view["freshness"]["respins"]
+            )
             label = t("topstop.console.write", lang)
             items.append(components.button(write, label, style=discord.ButtonStyle.primary, emoji="✍️"))
         return Table(discord.Embed(description=said, colour=COLOUR), items)

@@ -8,6 +8,7 @@ bot may log no error meanwhile (the `bot_errors` fixture).
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import re
 from collections.abc import Callable, Iterator
@@ -21,7 +22,7 @@ from bot.ui import troubles
 
 from .conftest import requires_product
 from .driver import Message, Reply, Table
-from .fake_discord import FakeDiscord, json_response
+from .fake_discord import CHANNEL_MESSAGE_RATE, FakeDiscord, json_response
 from .test_table_layer import _forged_click
 from .test_topstop_e2e import Game, click_as_drawn, hand_out, snapshot
 from .test_topwords_e2e import start_game
@@ -84,7 +85,7 @@ async def test_another_games_lobby_id_pressed_on_a_top_stop_table_seats_nobody(
     for custom_id in (f"topwords:{words_sid}:join", f"topwords:{words_sid}:cancel"):
         await unchanged(game, lambda cid=custom_id: _forged_click(table, dave, board, cid), "another channel")
     # A Top Stop id carrying the TopWords session: another game's session, whatever the message.
-    for custom_id in (f"topstop:{words_sid}:join", f"topstop:{words_sid}:stop:0"):  # act() checks it too
+    for custom_id in (f"topstop:{words_sid}:join", f"topstop:{words_sid}:stop:0.0"):  # act() checks it too
         await unchanged(game, lambda cid=custom_id: _forged_click(table, dave, board, cid), "another game")
     assert (await product_bot.sessions.session(words_sid)).players == [str(carol.id)]
     assert "Top Stop" not in lobby.text and lobby.button_labels[0] == "Join"
@@ -241,6 +242,9 @@ async def test_an_edit_that_keeps_failing_is_retried_and_the_player_is_told(
     board = await game.first_spin()
     edits = re.compile(rf"/channels/{table.channel_id}/messages/{board.id}$")
     spinner = next(p for p in game.players if f"**{p.name.capitalize()}** spins" in board.text)
+    # Every attempt counts in discord.py's rate-limit bucket of the channel's edits (five per five seconds):
+    # start from a full one, or discord.py itself waits out the window between two attempts.
+    await asyncio.sleep(CHANNEL_MESSAGE_RATE[1])
     with failing(table.fake, "PATCH", edits, times=troubles.DISCORD_ATTEMPTS) as failed:
         spun = await spinner.click(board, "Spin")
         await game.until(lambda: len(failed) == troubles.DISCORD_ATTEMPTS, "every retry")

@@ -561,7 +561,7 @@ async def test_a_button_of_the_previous_round_is_refused_and_changes_nothing(
     drawn = copy.deepcopy(board.raw)  # round one's writing message, its STOP button still on it
     assert [b["custom_id"].split(":")[2:] for b in board.buttons] == [
         ["mine"],
-        ["write", "1.1.0"],  # round 1, the form's first page, no re-spin yet
+        ["write", "1.0.1"],  # round 1, no re-spin yet, the form's first page
         ["stop", "1.0"],
         ["respin", "1.0"],
     ]
