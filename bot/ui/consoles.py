@@ -30,7 +30,7 @@ from bot.ui import components
 from bot.ui.news import NEWS_EXTRA, NEWS_KEPT, Key, News
 
 if TYPE_CHECKING:
-    from bot.ui.table import Table
+    from bot.ui.table_base import Table
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from bot.ui import table as table_layer
+from bot.ui import troubles
 
 from .conftest import requires_product
 from .driver import Message, Reply, Table
@@ -55,8 +55,8 @@ def failing(fake: FakeDiscord, method: str, path: re.Pattern[str], times: int) -
 @pytest.fixture
 def quick_retries(monkeypatch: pytest.MonkeyPatch) -> None:
     """The layer's backoff in milliseconds, so that a test sees every retry and the redraw later."""
-    monkeypatch.setattr(table_layer, "POST_RETRY_SECONDS", 0.01)
-    monkeypatch.setattr(table_layer, "POST_RETRY_MAX_SECONDS", 0.05)
+    monkeypatch.setattr(troubles, "POST_RETRY_SECONDS", 0.01)
+    monkeypatch.setattr(troubles, "POST_RETRY_MAX_SECONDS", 0.05)
 
 
 async def unchanged(game: Game, press: Callable[[], Any], said: str | None = None) -> Reply:
@@ -225,9 +225,9 @@ async def test_a_table_post_that_keeps_failing_never_cancels_the_game_and_is_sho
 ) -> None:
     game = await Game.open(table, ["alice", "bob"], product_bot, language="en")
     posts = re.compile(rf"/channels/{table.channel_id}/messages$")
-    with failing(table.fake, "POST", posts, times=table_layer.DISCORD_ATTEMPTS) as failed:
+    with failing(table.fake, "POST", posts, times=troubles.DISCORD_ATTEMPTS) as failed:
         board = await game.first_spin()  # round one's table: refused five times, then posted later
-    assert len(failed) == table_layer.DISCORD_ATTEMPTS
+    assert len(failed) == troubles.DISCORD_ATTEMPTS
     assert (await product_bot.sessions.session(game.sid)).status == "active"
     assert not any("could not be posted" in m.text for m in table.channel_messages())
     assert board.button_labels == ["Spin"] and (await product_bot.sessions.session(game.sid)).message_id == (
@@ -245,9 +245,9 @@ async def test_an_edit_that_keeps_failing_is_retried_and_the_player_is_told(
     # Every attempt counts in discord.py's rate-limit bucket of the channel's edits (five per five seconds):
     # start from a full one, or discord.py itself waits out the window between two attempts.
     await asyncio.sleep(CHANNEL_MESSAGE_RATE[1])
-    with failing(table.fake, "PATCH", edits, times=table_layer.DISCORD_ATTEMPTS) as failed:
+    with failing(table.fake, "PATCH", edits, times=troubles.DISCORD_ATTEMPTS) as failed:
         spun = await spinner.click(board, "Spin")
-        await game.until(lambda: len(failed) == table_layer.DISCORD_ATTEMPTS, "every retry")
+        await game.until(lambda: len(failed) == troubles.DISCORD_ATTEMPTS, "every retry")
     told = [m.text for m in spun.followups if m.ephemeral]
     assert any("Discord would not show the table message" in text for text in told), told
     await game.until(lambda: "Write my words" in board.button_labels, "the table drawn again later")

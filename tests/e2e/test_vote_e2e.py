@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-import bot.ui.table
+import bot.ui.controls
 from bot.i18n import t
 
 from .conftest import requires_product
@@ -171,7 +171,7 @@ async def test_the_asker_is_told_only_after_the_vote_is_written(
     bob = game.players[1]
     await game.first_spin()
     seen_when_told: list[tuple[list[str], int]] = []
-    reply_private = bot.ui.table.reply_private
+    reply_private = bot.ui.controls.reply_private
 
     async def reply_looking_at_the_store(interaction: Any, content: str | None = None, **kwargs: Any) -> None:
         if content == t("ui.end.asked", "en"):
@@ -180,7 +180,7 @@ async def test_the_asker_is_told_only_after_the_vote_is_written(
             seen_when_told.append(([vote.status for vote in written], len(posted)))
         await reply_private(interaction, content, **kwargs)
 
-    monkeypatch.setattr(bot.ui.table, "reply_private", reply_looking_at_the_store)
+    monkeypatch.setattr(bot.ui.controls, "reply_private", reply_looking_at_the_store)
     asked = await bob.slash("topstop end")
     assert t("ui.end.asked", "en") in asked.text
     assert seen_when_told == [(["open"], 1)]  # the vote was stored and posted before the asker was told

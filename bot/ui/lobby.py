@@ -1,0 +1,175 @@
+"""The lobby every game opens with: `/<game> new` posts it in the channel; Join, Leave, Start and Cancel edit it;
+Start opens the table below it, Cancel (the host or Manage Server) or its timer closes it."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.engine.errors import BadAction, GameOver, NotAPlayer
+from bot.engine.sessions import ActResult
+from bot.i18n import N_, t
+from bot.store import SessionRecord
+from bot.ui import components
+from bot.ui.components import Click
+from bot.ui.embeds import mention, message_link, player_list, relative_time
+from bot.ui.replies import NO_MENTIONS, reply_private, update_clicked
+from bot.ui.table_base import TableBase, deadlines_of
+from bot.ui.table_message import TABLE_OPENED
+
+log = logging.getLogger(__name__)
+
+# The lobby's buttons and their texts' keys.
+LOBBY_BUTTONS = {
+    "join": N_("ui.lobby.join"),
+    "leave": N_("ui.lobby.leave"),
+    "start": N_("ui.lobby.start"),
+    "cancel": N_("ui.lobby.cancel"),
+}
+
+
+class Lobby(TableBase):
+    """The lobby's message and buttons (a part of `TableCog`)."""
+
+    async def open_lobby(
+        self, interaction: discord.Interaction[Any], options: dict[str, Any]
+    ) -> SessionRecord:
+        """`/<game> new`: open a lobby in this channel with the caller as host."""
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        record = await self.bot.sessions.open_lobby(
+            interaction.guild_id,
+            interaction.channel_id,
+            self.game_name,
+            str(interaction.user.id),
+            options,
+            interaction.user.display_name,
+        )
+        lang = await self.table_lang(record)
+        # The lobby is a message of the channel (as the tables are); the command's own answer is private,
+        # so that a refusal (a game already here, a bad option) is only ever told to whoever asked.
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        try:
+            message = await channel.send(
+                embed=self.lobby_embed(record, lang=lang),
+                view=self.lobby_view(record, lang),
+                allowed_mentions=NO_MENTIONS,
+            )
+        except discord.HTTPException as error:
+            await self.bot.sessions.cancel(record.id, reason=f"lobby could not be posted: {error}")
+            raise BadAction("ui.lobby.post_failed", error=str(error.text or error.status)[:200]) from None
+        await self.bot.sessions.set_message(record.id, message.id)
+        link = message_link(record.guild_id, record.channel_id, message.id)
+        await reply_private(interaction, t("ui.lobby.opened", self.user_lang(interaction), link=link))
+        return record
+
+    def lobby_embed(self, record: SessionRecord, note: str | None = None, lang: str = "en") -> discord.Embed:
+        game = self.bot.sessions.games[record.game]
+        embed = discord.Embed(title=t("ui.lobby.title", lang, game=self.title), colour=self.colour)
+        embed.add_field(name=t("ui.lobby.host", lang), value=mention(record.host_id), inline=True)
+        embed.add_field(
+            name=t("ui.lobby.players", lang), value=f"{game.min_players}–{game.max_players}", inline=True
+        )
+        embed.add_field(
+            name=t("ui.lobby.options", lang),
+            value=self.describe_options(record.options, lang)[:1024],
+            inline=False,
+        )
+        embed.add_field(
+            name=t("ui.lobby.seated", lang, n=len(record.players)),
+            value=player_list(record.players, lang)[:1024],
+            inline=False,
+        )
+        closes = deadlines_of(record).get("lobby")
+        if record.status == "lobby":
+            lines = [t("ui.lobby.how", lang)]
+            if closes:
+                lines.append(t("ui.lobby.closes", lang, when=relative_time(closes)))
+            embed.description = "\n".join(lines)
+        if note:
+            embed.description = note
+        return embed
+
+    def lobby_view(self, record: SessionRecord, lang: str = "en") -> discord.ui.View:
+        def lobby_button(action: str, style: discord.ButtonStyle) -> discord.ui.Item[Any]:
+            custom_id = components.spec(self.game_name, action).encode(record.id)
+            return components.button(custom_id, t(LOBBY_BUTTONS[action], lang), style=style)
+
+        return components.view_of(
+            lobby_button("join", discord.ButtonStyle.success),
+            lobby_button("leave", discord.ButtonStyle.secondary),
+            lobby_button("start", discord.ButtonStyle.primary),
+            lobby_button("cancel", discord.ButtonStyle.danger),
+        )
+
+    async def _show_lobby(
+        self, interaction: discord.Interaction[Any], record: SessionRecord, note: str | None = None
+    ) -> None:
+        lang = await self.table_lang(record)
+        view = self.lobby_view(record, lang) if note is None else None
+        await update_clicked(interaction, embed=self.lobby_embed(record, note, lang), view=view)
+
+    async def _edit_lobby(self, record: SessionRecord, note: str | None = None) -> None:
+        if record.message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        lang = await self.table_lang(record)
+        view = self.lobby_view(record, lang) if record.status == "lobby" and note is None else None
+        try:
+            await channel.get_partial_message(record.message_id).edit(
+                embed=self.lobby_embed(record, note, lang), view=view
+            )
+        except discord.HTTPException:
+            log.warning("could not update the lobby message of session %d", record.id)
+
+    async def _lobby_record(self, click: Click) -> SessionRecord:
+        """The lobby a lobby button names: its own message, while it is a lobby (the host's Cancel on the
+        old lobby message never touches the game that started from it)."""
+        record = await self.own_session(click.interaction, click.session_id)
+        if record.status != "lobby":
+            raise GameOver("ui.lobby.not_open")
+        return record
+
+    async def _join(self, click: Click) -> None:
+        await self._lobby_record(click)
+        record = await self.bot.sessions.join(
+            click.session_id, click.player, click.interaction.user.display_name
+        )
+        await self._show_lobby(click.interaction, record)
+
+    async def _leave(self, click: Click) -> None:
+        await self._lobby_record(click)
+        record = await self.bot.sessions.leave_lobby(click.session_id, click.player)
+        await self._show_lobby(click.interaction, record)
+
+    async def _start(self, click: Click) -> None:
+        record = await self._lobby_record(click)
+        setup = await self.start_setup(record)
+        result = await self.bot.sessions.start_game(click.session_id, click.player, setup)
+        lang = await self.table_lang(result.session)
+        await self._show_lobby(
+            click.interaction, result.session, t("ui.lobby.started", lang, n=len(result.session.players))
+        )
+        await self.refresh(result.session.id, [{"type": TABLE_OPENED}, *result.events])
+        await self.after_start(click, result)
+
+    async def start_setup(self, record: SessionRecord) -> dict[str, Any]:
+        """What the rules' setup needs that is only known when the host starts (e.g. the players' birthdays)."""
+        return {}
+
+    async def after_start(self, click: Click, result: ActResult) -> None:
+        """The game started and its table is up: e.g. the host's private panel."""
+
+    async def _cancel(self, click: Click) -> None:
+        record = await self._lobby_record(click)
+        if not self.may_manage(click.interaction, record.host_id):
+            raise NotAPlayer("ui.cancel.not_allowed")
+        record = await self.bot.sessions.cancel(click.session_id)
+        table_lang = await self.table_lang(record)
+        note = t("ui.lobby.cancelled_by", table_lang, who=mention(click.player))
+        await self._show_lobby(click.interaction, record, note)
+
+    async def close_expired_lobby(self, record: SessionRecord) -> None:
+        """The lobby's time ran out: say so on its message and remove the buttons."""
+        await self._edit_lobby(record, t("ui.lobby.expired", await self.table_lang(record)))
