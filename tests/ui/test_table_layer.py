@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 from typing import Any
 
 from discord import app_commands
@@ -18,7 +19,7 @@ class Demo(TableCog):
     redraw_interval = 0.0
 
     def __init__(self) -> None:
-        super().__init__(None)  # type: ignore[arg-type]
+        super().__init__(SimpleNamespace(store=None))  # type: ignore[arg-type]  # no store: nothing is read
         self.draws: list[list[str]] = []
         self.drawn_at: list[float] = []
 
