@@ -45,9 +45,9 @@ class TurnNotices:
     `update` and `finish`.
     """
 
-    def __init__(self, wants: Wants, store: Store) -> None:
+    def __init__(self, wants: Wants, store: Callable[[], Store]) -> None:
         self.wants = wants
-        self._store = store
+        self._store_of = store  # read when needed: a cog is made before anyone plays (tests make it bare)
         self._last: dict[int, TurnNotice | None] = {}
 
     async def update(
@@ -84,7 +84,7 @@ class TurnNotices:
         if last.message_id is not None:
             await _delete(channel, last.message_id, session_id)
         try:
-            await self._store.db.run(StoredTurnNotices.drop_statements(session_id))
+            await self._store_of().db.run(StoredTurnNotices.drop_statements(session_id))
         except Exception:
             log.exception("the turn message of session %d stays stored", session_id)
 
@@ -93,7 +93,7 @@ class TurnNotices:
         message it replaced if a stop came before that deletion."""
         if session_id in self._last:
             return self._last[session_id]
-        stored = await self._store.turn_notices.get(session_id)
+        stored = await self._store_of().turn_notices.get(session_id)
         self._last[session_id] = stored
         if stored is not None and stored.previous_id is not None:  # a stop came before its deletion
             await _delete(channel, stored.previous_id, session_id)
@@ -104,7 +104,7 @@ class TurnNotices:
     async def _save(self, session_id: int, notice: TurnNotice) -> None:
         self._last[session_id] = notice
         try:
-            await self._store.db.run(StoredTurnNotices.save_statements(session_id, notice))
+            await self._store_of().db.run(StoredTurnNotices.save_statements(session_id, notice))
         except Exception:  # memory still knows it: only a restart could announce this turn again
             log.exception("the turn message of session %d could not be stored", session_id)
 

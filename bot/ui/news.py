@@ -46,8 +46,8 @@ class Taken:
 class News:
     """The players' stored news, and which players of each session have some."""
 
-    def __init__(self, store: Store) -> None:
-        self._store = store
+    def __init__(self, store: Callable[[], Store]) -> None:
+        self._store_of = store  # read when needed: a cog is made before anyone plays (tests make it bare)
         self._waiting: dict[int, set[str]] = {}  # per session: players who (may) have news
         self._read: set[int] = set()  # sessions whose stored news have been looked at since start
         self._showing: set[int] = set()  # ids being shown now: not read twice at once
@@ -63,7 +63,7 @@ class News:
     async def waiting(self, session_id: int, player: str) -> bool:
         """Whether the player may have news: a query only on the session's first look since start."""
         if session_id not in self._read:
-            players = await self._store.news.players_waiting(session_id)
+            players = await self._store_of().news.players_waiting(session_id)
             self._read.add(session_id)
             self._waiting.setdefault(session_id, set()).update(players)
         return player in self._waiting.get(session_id, ())
@@ -73,7 +73,7 @@ class News:
         taken = Taken(session_id, player, told=self._told)
         if not await self.waiting(session_id, player):
             return taken
-        rows = await self._store.news.waiting(session_id, player)
+        rows = await self._store_of().news.waiting(session_id, player)
         for news_id, event in rows:
             if news_id not in self._showing:
                 taken.ids.append(news_id)
@@ -88,7 +88,7 @@ class News:
         if not taken.ids:
             return
         try:
-            await self._store.db.run(StoredNews.remove_statements(taken.ids))
+            await self._store_of().db.run(StoredNews.remove_statements(taken.ids))
         except Exception:
             log.exception("news shown to %s in session %d stay stored", taken.player, taken.session_id)
             self.give_back(taken)

@@ -116,8 +116,10 @@ class TableCog(Lobby, TableMessages, Controls, PrivatePanel, TableBase):
         self._redraws = {}
         self._tasks = set()  # redraws under way that nobody awaits
         self.pace = Pace(self.redraw_interval)
-        self.consoles = ConsoleDesk(self._draw_console, self.news_lines, self._reopen_hint, News(bot.store))
-        self.turn_notices = TurnNotices(self._wants_turn_notices, bot.store)
+        self.consoles = ConsoleDesk(
+            self._draw_console, self.news_lines, self._reopen_hint, News(lambda: self.bot.store)
+        )
+        self.turn_notices = TurnNotices(self._wants_turn_notices, lambda: self.bot.store)
         # Tables Discord would not show after every retry, and their redraws later.
         self._troubles = {}
         self._later = {}

@@ -79,7 +79,9 @@ async def store(tmp_path: Any) -> Any:
 
 
 def desk(game: Game, store: Store, **kwargs: Any) -> ConsoleDesk:
-    return ConsoleDesk(game.draw, game.news, lambda lang: "press Mine to reopen", News(store), **kwargs)
+    return ConsoleDesk(
+        game.draw, game.news, lambda lang: "press Mine to reopen", News(lambda: store), **kwargs
+    )
 
 
 async def tell(store: Store, consoles: ConsoleDesk | None, told: dict[str, list[Event]]) -> None:

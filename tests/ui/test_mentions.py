@@ -66,7 +66,7 @@ def test_the_mentions_allowed_are_exactly_the_awaited_users_never_roles_or_every
 
 
 async def test_each_turn_replaces_the_previous_message_and_the_same_turn_posts_nothing(store: Store) -> None:
-    notices, channel = TurnNotices(wants_all_but_42, store), Channel()
+    notices, channel = TurnNotices(wants_all_but_42, lambda: store), Channel()
     await notices.update(channel, 1, ["11"], "TopWords", "en")  # type: ignore[arg-type]
     await notices.update(channel, 1, ["11"], "TopWords", "en")  # type: ignore[arg-type]
     assert [(m, "<@11>" in text) for m, text, _ in channel.sent] == [(1, True)]
@@ -80,27 +80,27 @@ async def test_each_turn_replaces_the_previous_message_and_the_same_turn_posts_n
 async def test_a_player_who_turned_notices_off_is_not_mentioned_but_their_turn_still_clears_the_last(
     store: Store,
 ) -> None:
-    notices, channel = TurnNotices(wants_all_but_42, store), Channel()
+    notices, channel = TurnNotices(wants_all_but_42, lambda: store), Channel()
     await notices.update(channel, 1, ["11"], "TopWords", "fr")  # type: ignore[arg-type]
     await notices.update(channel, 1, ["42"], "TopWords", "fr")  # type: ignore[arg-type]
     assert len(channel.sent) == 1 and channel.deleted == [1]
 
 
 async def test_after_a_restart_the_same_turn_is_not_announced_again(store: Store) -> None:
-    before, channel = TurnNotices(wants_all_but_42, store), Channel()
+    before, channel = TurnNotices(wants_all_but_42, lambda: store), Channel()
     await before.update(channel, 1, ["11"], "TopWords", "en")  # type: ignore[arg-type]
-    after = TurnNotices(wants_all_but_42, store)  # a new process: nothing in memory
+    after = TurnNotices(wants_all_but_42, lambda: store)  # a new process: nothing in memory
     await after.update(channel, 1, ["11"], "TopWords", "en")  # type: ignore[arg-type]
     assert len(channel.sent) == 1 and channel.deleted == []
 
 
 async def test_after_a_restart_the_next_turn_deletes_the_message_posted_before_it(store: Store) -> None:
-    before, channel = TurnNotices(wants_all_but_42, store), Channel()
+    before, channel = TurnNotices(wants_all_but_42, lambda: store), Channel()
     await before.update(channel, 1, ["11"], "TopWords", "en")  # type: ignore[arg-type]
-    after = TurnNotices(wants_all_but_42, store)
+    after = TurnNotices(wants_all_but_42, lambda: store)
     await after.update(channel, 1, ["12"], "TopWords", "en")  # type: ignore[arg-type]
     assert channel.deleted == [1] and [m for m, _, _ in channel.sent] == [1, 2]
-    await TurnNotices(wants_all_but_42, store).finish(channel, 1)  # type: ignore[arg-type]
+    await TurnNotices(wants_all_but_42, lambda: store).finish(channel, 1)  # type: ignore[arg-type]
     assert channel.deleted == [1, 2] and await store.turn_notices.get(1) is None
 
 
@@ -110,6 +110,6 @@ async def test_a_stop_between_storing_a_turn_and_deleting_the_previous_message_d
     # What the store holds when the bot stopped right after the new turn's message was stored.
     await store.db.run(StoredTurnNotices.save_statements(1, TurnNotice(("12",), 2, 1)))
     channel = Channel(first_id=3)
-    notices = TurnNotices(wants_all_but_42, store)
+    notices = TurnNotices(wants_all_but_42, lambda: store)
     await notices.update(channel, 1, ["12"], "TopWords", "en")  # type: ignore[arg-type]
     assert channel.deleted == [1] and channel.sent == []  # the old one goes; Bob's turn is not pinged again

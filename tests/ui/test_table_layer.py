@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from types import SimpleNamespace
 from typing import Any
 
 from discord import app_commands
@@ -19,7 +18,7 @@ class Demo(TableCog):
     redraw_interval = 0.0
 
     def __init__(self) -> None:
-        super().__init__(SimpleNamespace(store=None))  # type: ignore[arg-type]  # no store: nothing is read
+        super().__init__(None)  # type: ignore[arg-type]
         self.draws: list[list[str]] = []
         self.drawn_at: list[float] = []
 
