@@ -28,7 +28,7 @@ from bot.engine.errors import GameError
 from bot.engine.game import Event
 from bot.i18n import language_of, t
 from bot.ui import components
-from bot.ui.news import NEWS_EXTRA, NEWS_KEPT, AnswerNews, Key, News
+from bot.ui.news import NEWS_EXTRA, NEWS_KEPT, AnswerNews, Key, News, Taken
 
 if TYPE_CHECKING:
     from bot.ui.table_base import Table
@@ -155,9 +155,10 @@ class ConsoleDesk:
         session_id, player = key
         while console.dirty and self._open.get(key) is console and self._alive(console):
             console.dirty = False
-            taken = await self.news.take(session_id, player)
-            news = [*console.news, *taken.events][-NEWS_KEPT:]
+            taken = Taken(session_id, player)
             try:
+                taken = await self.news.take(session_id, player)
+                news = [*console.news, *taken.events][-NEWS_KEPT:]
                 table = await self.draw(session_id, player, console.lang, news, console.refusal)
                 shown = _fingerprint(table)
                 if shown == console.shown and not taken.events:
