@@ -58,6 +58,8 @@ class ActResult:
     events: list[Event]  # public: for the table
     duplicate: bool = False
     private: dict[str, list[Event]] = field(default_factory=dict)  # per player: only for their own reply
+    # The players whose private events became news (stored with the action): all they were told but the actor.
+    news_for: tuple[str, ...] = ()
 
     def private_to(self, player: str) -> list[Event]:
         return self.private.get(player, [])
@@ -360,6 +362,8 @@ class SessionManager:
         # New deadlines run from the moment the action was received, as the game's own do.
         timers = {} if outcome else self._merge_timers(record.timers, game.timers(applied.state), received)
         now = self.clock()
+        # What the rules told players who did not act is stored with the action, until they are shown it.
+        news = {} if outcome else _news_of(applied, player)
         work = Sessions.step_unit(
             record,
             version=record.version + 1,
@@ -374,6 +378,7 @@ class SessionManager:
             extra=_ruling_statements(record, applied, now),
             results=_result_rows(outcome) if outcome else None,
             outcome_meta=_outcome_meta(outcome) if outcome else None,
+            news=news,
         )
         try:
             await self._write(session_id, work)
@@ -391,7 +396,7 @@ class SessionManager:
             record.timers = timers
             self._arm(record)
         self._collections.applied()
-        return ActResult(record, applied.events, private=applied.private)
+        return ActResult(record, applied.events, private=applied.private, news_for=tuple(news))
 
     def _step(self, live: _Live, player: str | None, action: Action) -> tuple[Game, Action, Applied]:
         record = live.record
@@ -671,6 +676,11 @@ def _ruling_statements(record: SessionRecord, applied: Applied, now: float) -> l
         ServerWords.ruling_statement(record.guild_id, language, ruling.word, ruling.valid, now, record.id)
         for ruling in applied.rulings
     ]
+
+
+def _news_of(applied: Applied, actor: str | None) -> dict[str, list[Event]]:
+    """The private events addressed to players other than the actor (a timer has none: all of them)."""
+    return {player: events for player, events in applied.private.items() if player != actor and events}
 
 
 def _log_events(applied: Applied) -> list[Event]:

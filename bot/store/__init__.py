@@ -13,6 +13,7 @@ from bot.store.repositories import (
     GuildSettings,
     LeaderboardRow,
     Meta,
+    News,
     Profile,
     Profiles,
     ResultRow,
@@ -21,6 +22,8 @@ from bot.store.repositories import (
     ServerWords,
     SessionRecord,
     Sessions,
+    TurnNotice,
+    TurnNotices,
     UsedWordRecord,
     UsedWords,
     VoteRecord,
@@ -41,6 +44,7 @@ __all__ = [
     "StaleWrite",
     "Store",
     "Transaction",
+    "TurnNotice",
     "UnusableDatabase",
     "UsedWordRecord",
     "VoteRecord",
@@ -61,6 +65,8 @@ class Store:
         self.guild_settings = GuildSettings(db)
         self.server_words = ServerWords(db)
         self.meta = Meta(db)
+        self.news = News(db)
+        self.turn_notices = TurnNotices(db)
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:

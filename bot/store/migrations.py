@@ -157,4 +157,23 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE profiles ADD COLUMN turn_notices INTEGER NOT NULL DEFAULT 1;
     """,
+    # 6: what must outlive a restart at the tables: news (private events told to a player by another's action
+    # or a timer, written with that action and deleted once shown) and each table's last turn message.
+    """
+    CREATE TABLE news (
+        id          INTEGER PRIMARY KEY,
+        session_id  INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        player      TEXT NOT NULL,
+        event       TEXT NOT NULL,
+        version     INTEGER NOT NULL,
+        created_at  REAL NOT NULL
+    );
+    CREATE INDEX news_by_player ON news (session_id, player, id);
+    CREATE TABLE turn_notices (
+        session_id   INTEGER PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+        awaiting     TEXT NOT NULL,
+        message_id   INTEGER,
+        previous_id  INTEGER
+    );
+    """,
 ]

@@ -277,9 +277,11 @@ class Sessions:
         results: list[ResultRow] | None,
         outcome_meta: dict[str, Any] | None,
         extra: list[Statement] | None = None,
+        news: Mapping[str, list[dict[str, Any]]] | None = None,
     ) -> list[Statement]:
-        """One applied action: the log, the used words, the snapshot, the timers, the results. The snapshot
-        and version move forward only from the version this step was made on."""
+        """One applied action: the log, the used words, the snapshot, the timers, the results, the news it
+        told players who did not act (`news`: per player). The snapshot and version move forward only from
+        the version this step was made on. A step that closes the session drops its news instead."""
         unit = [
             Statement(
                 "INSERT INTO actions (session_id, version, interaction_id, player, action, events, created_at)"
@@ -343,6 +345,10 @@ class Sessions:
             )
             for r in results or []
         ]
+        if status in OPEN_STATUSES:
+            unit += News.add_statements(record.id, version, action.created_at, news or {})
+        elif record.status in OPEN_STATUSES:
+            unit.append(News.drop_session_statement(record.id))
         return unit
 
     @staticmethod
@@ -382,6 +388,7 @@ class Sessions:
     def close_work(conn: sqlite3.Connection, session_id: int, status: str, now: float) -> None:
         conn.execute("UPDATE sessions SET status = ?, updated_at = ? WHERE id = ?", (status, now, session_id))
         conn.execute("DELETE FROM timers WHERE session_id = ?", (session_id,))
+        conn.execute("DELETE FROM news WHERE session_id = ?", (session_id,))  # nobody can be shown them now
 
     @staticmethod
     def drop_timer_work(conn: sqlite3.Connection, session_id: int, key: str) -> None:
@@ -400,6 +407,106 @@ def _write_timers(
             "INSERT OR REPLACE INTO timers (session_id, key, at, action) VALUES (?, ?, ?, ?)",
             _timer_rows(session_id, wanted),
         )
+
+
+class News:
+    """Private events told to a player by another's action or a timer, until the table layer shows them.
+
+    Written in the unit of the action that told them (`add_statements`, from `Sessions.step_unit`), read by
+    (session, player), deleted once shown. A session that closes drops its news: nobody can be shown them
+    any more (a closed game has no console and no private answer).
+    """
+
+    KEPT = 20  # per player: the latest ones (a long absence must not grow a message)
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    @staticmethod
+    def add_statements(
+        session_id: int, version: int, now: float, told: Mapping[str, list[dict[str, Any]]]
+    ) -> list[Statement]:
+        """One row per event, then each player's oldest beyond `KEPT` dropped."""
+        unit = [
+            Statement(
+                "INSERT INTO news (session_id, player, event, version, created_at) VALUES (?, ?, ?, ?, ?)",
+                (session_id, player, encode(event), version, now),
+            )
+            for player, events in told.items()
+            for event in events
+        ]
+        unit += [
+            Statement(
+                "DELETE FROM news WHERE session_id = ? AND player = ? AND id <= (SELECT id FROM news"
+                " WHERE session_id = ? AND player = ? ORDER BY id DESC LIMIT 1 OFFSET ?)",
+                (session_id, player, session_id, player, News.KEPT),
+            )
+            for player, events in told.items()
+            if events
+        ]
+        return unit
+
+    @staticmethod
+    def drop_session_statement(session_id: int) -> Statement:
+        return Statement("DELETE FROM news WHERE session_id = ?", (session_id,))
+
+    @staticmethod
+    def remove_statements(ids: list[int]) -> list[Statement]:
+        """News shown: gone."""
+        return [Statement("DELETE FROM news WHERE id = ?", (news_id,)) for news_id in ids]
+
+    async def players_waiting(self, session_id: int) -> set[str]:
+        rows = await self._db.fetch_all(
+            "SELECT DISTINCT player FROM news WHERE session_id = ?", (session_id,)
+        )
+        return {row[0] for row in rows}
+
+    async def waiting(self, session_id: int, player: str) -> list[tuple[int, dict[str, Any]]]:
+        """The player's news, oldest first, with their ids."""
+        rows = await self._db.fetch_all(
+            "SELECT id, event FROM news WHERE session_id = ? AND player = ? ORDER BY id", (session_id, player)
+        )
+        return [(int(row[0]), json.loads(row[1])) for row in rows]
+
+
+@dataclass(frozen=True)
+class TurnNotice:
+    """A table's last turn message: whom it awaited, its id (None: nobody wanted one), and the message it
+    replaced, whose deletion may not have happened yet."""
+
+    awaiting: tuple[str, ...]
+    message_id: int | None
+    previous_id: int | None = None
+
+
+class TurnNotices:
+    """The last turn message of each table, so that a restart neither announces a turn again nor leaves the
+    previous message behind."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def get(self, session_id: int) -> TurnNotice | None:
+        row = await self._db.fetch_one(
+            "SELECT awaiting, message_id, previous_id FROM turn_notices WHERE session_id = ?", (session_id,)
+        )
+        if row is None:
+            return None
+        return TurnNotice(tuple(json.loads(row[0])), row[1], row[2])
+
+    @staticmethod
+    def save_statements(session_id: int, notice: TurnNotice) -> list[Statement]:
+        return [
+            Statement(
+                "INSERT OR REPLACE INTO turn_notices (session_id, awaiting, message_id, previous_id)"
+                " VALUES (?, ?, ?, ?)",
+                (session_id, _dumps(list(notice.awaiting)), notice.message_id, notice.previous_id),
+            )
+        ]
+
+    @staticmethod
+    def drop_statements(session_id: int) -> list[Statement]:
+        return [Statement("DELETE FROM turn_notices WHERE session_id = ?", (session_id,))]
 
 
 class Actions:

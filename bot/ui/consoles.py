@@ -8,8 +8,9 @@ player's view changes, through the interaction's own webhook, one edit at a time
 the token dies the console is edited one last time to say how to reopen it.
 
 News are the private events addressed to a player by someone else's action or by a timer (a stolen card,
-a card the bot drew for them): shown at the top of their live console, or else kept until the next private
-answer they get (`attach_news`). Never in a public message.
+a card the bot drew for them), stored with that action (bot/ui/news.py): shown at the top of their live
+console, or else at the top of the next private answer they get (`attach_news`), and deleted once shown.
+Never in a public message.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from bot.engine.errors import GameError
 from bot.engine.game import Event
 from bot.i18n import language_of, t
 from bot.ui import components
-from bot.ui.news import NEWS_EXTRA, NEWS_KEPT, Key, News
+from bot.ui.news import NEWS_EXTRA, NEWS_KEPT, AnswerNews, Key, News, Taken
 
 if TYPE_CHECKING:
     from bot.ui.table_base import Table
@@ -66,6 +67,7 @@ class ConsoleDesk:
         draw: ConsoleDrawer,
         write_news: NewsWriter,
         reopen_hint: Callable[[str], str],
+        news: News,
         *,
         clock: Callable[[], float] = time.monotonic,
         live_seconds: float = LIVE_SECONDS,
@@ -75,7 +77,7 @@ class ConsoleDesk:
         self.reopen_hint = reopen_hint
         self.clock = clock
         self.live_seconds = live_seconds
-        self.news = News()
+        self.news = news
         self._open: dict[Key, _Console] = {}
 
     # -- opening and pressing -------------------------------------------------------------------------
@@ -111,14 +113,15 @@ class ConsoleDesk:
         old = self._open.pop(key, None)
         if old is not None:
             self._stop(old)
-        news = self.news.take(session_id, player)
-        console = _Console(interaction, lang, self.clock(), news=news, refusal=refusal)
+        taken = await self.news.take(session_id, player)
+        console = _Console(interaction, lang, self.clock(), news=taken.events, refusal=refusal)
         try:
-            table = await self.draw(session_id, player, lang, news, refusal)
+            table = await self.draw(session_id, player, lang, taken.events, refusal)
             await _edit(interaction, table)
         except BaseException:
-            self.news.give_back(session_id, player, news)
+            self.news.give_back(taken)
             raise
+        await self.news.shown(taken)
         console.shown = _fingerprint(table)
         self._open[key] = console
         loop = asyncio.get_running_loop()
@@ -130,12 +133,9 @@ class ConsoleDesk:
         console = self._open.get((session_id, player))
         return console is not None and self._alive(console)
 
-    def told(self, session_id: int, private: dict[str, list[Event]], actor: str | None) -> None:
-        """Private events of an action: news for every player they are addressed to but the actor (whose
-        own answer tells them)."""
-        for player, events in private.items():
-            if player != actor and events:
-                self.news.add(session_id, player, events)
+    def told(self, session_id: int, players: Iterable[str]) -> None:
+        """An action stored news for these players (all it told but the actor, whose own answer tells them)."""
+        self.news.told(session_id, players)
 
     def changed(self, session_id: int, players: Iterable[str] | None = None) -> None:
         """The game changed: every open console of the session (or of these players) is redrawn once
@@ -155,27 +155,32 @@ class ConsoleDesk:
         session_id, player = key
         while console.dirty and self._open.get(key) is console and self._alive(console):
             console.dirty = False
-            news = self.news.take(session_id, player)
-            console.news = [*console.news, *news][-NEWS_KEPT:]
+            taken = Taken(session_id, player)
             try:
-                table = await self.draw(session_id, player, console.lang, console.news, console.refusal)
+                taken = await self.news.take(session_id, player)
+                news = [*console.news, *taken.events][-NEWS_KEPT:]
+                table = await self.draw(session_id, player, console.lang, news, console.refusal)
                 shown = _fingerprint(table)
-                if shown == console.shown and not news:
+                if shown == console.shown and not taken.events:
                     continue
                 await _edit(console.interaction, table)
-                console.shown = shown
             except discord.HTTPException as error:
                 log.info("console of %s in session %d is gone: %s", player, session_id, error)
-                self.news.give_back(session_id, player, news)
+                self.news.give_back(taken)
                 self._drop(key, console)
                 return
             except GameError:
+                self.news.give_back(taken)
                 self._drop(key, console)  # the game is gone
                 return
-            except Exception:
+            except BaseException as error:
+                self.news.give_back(taken)
+                if not isinstance(error, Exception):
+                    raise
                 log.exception("redrawing the console of %s in session %d failed", player, session_id)
-                self.news.give_back(session_id, player, news)
                 return
+            console.news, console.shown = news, shown
+            await self.news.shown(taken)
 
     def _alive(self, console: _Console) -> bool:
         return self.clock() - console.opened < self.live_seconds
@@ -229,18 +234,18 @@ class ConsoleDesk:
 
     # -- news in the next private answer -----------------------------------------------------------------
 
-    def attach_news(self, interaction: discord.Interaction[Any], session_id: int, player: str) -> None:
+    async def attach_news(self, interaction: discord.Interaction[Any], session_id: int, player: str) -> None:
         """The player's waiting news go at the top of this interaction's private answer, if it gets one
-        (read then, so that news not shown stay waiting)."""
-        if not self.news.waiting(session_id, player) or self.is_open(session_id, player):
+        (read then, and deleted once it is sent: news not shown stay waiting). No query for a player the
+        desk knows has none."""
+        if self.is_open(session_id, player) or not await self.news.waiting(session_id, player):
             return
         lang = language_of(interaction.locale)
 
-        async def lines() -> str:
-            events = self.news.take(session_id, player)
-            return "\n".join(await self.write_news(session_id, events, lang))
+        async def lines(events: list[Event]) -> list[str]:
+            return await self.write_news(session_id, events, lang)
 
-        interaction.extras[NEWS_EXTRA] = lines
+        interaction.extras[NEWS_EXTRA] = AnswerNews(self.news, session_id, player, lines)
 
 
 def with_news(table: Table, news: list[str], refusal: str | None, lang: str) -> Table:

@@ -45,7 +45,7 @@ class Controls(TableBase):
         table = await self.render(record, view, [], lang)
         player = str(interaction.user.id)
         if player in record.players:
-            self.consoles.attach_news(interaction, record.id, player)
+            await self.consoles.attach_news(interaction, record.id, player)
             panel = await self.private_panel(record, await self.bot.sessions.view(record.id, player), lang)
             text = panel.embed.description if isinstance(panel, Table) else panel
             text = text.description if isinstance(text, discord.Embed) else text
@@ -98,7 +98,7 @@ class Controls(TableBase):
         if self.end_action is not None:
             action = {**self.end_action, "by": "vote" if voted else "host"}
             result = await self.bot.sessions.act(record.id, None, action)
-            self._after_action(result, None)
+            self._after_action(result)
             await self.refresh(record.id, result.events)
             return
         record = await self.bot.sessions.cancel(record.id)

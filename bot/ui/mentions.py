@@ -1,30 +1,29 @@
 """Turn notifications: a short message that mentions the players a game awaits, one per turn.
 
 A mention pings only in a new message (an edit never notifies), so each turn gets a new message and the
-previous one is deleted: the channel keeps at most one. Its `allowed_mentions` name exactly the awaited
-users (never a role, never @everyone), whatever the text says. A player turns them off with `/profile`.
+previous one is deleted: the channel keeps one. Its `allowed_mentions` name exactly the awaited users (never
+a role, never @everyone), whatever the text says. A player turns them off with `/profile`.
+
+Each table's last message is stored (whom it awaited, its id, the message it replaced), so that after a
+restart the same turn is not announced again and no message is left behind.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 
 import discord
 
 from bot.i18n import t
+from bot.store import Store
+from bot.store.repositories import TurnNotice
+from bot.store.repositories import TurnNotices as StoredTurnNotices
 from bot.ui.embeds import mention
 
 log = logging.getLogger(__name__)
 
 Wants = Callable[[str], Awaitable[bool]]  # whether a player wants to be told it is their turn
-
-
-@dataclass
-class _Notice:
-    awaiting: tuple[str, ...]
-    message_id: int | None
 
 
 def turn_text(players: list[str], game: str, lang: str) -> str:
@@ -39,43 +38,75 @@ def only_these(players: list[str]) -> discord.AllowedMentions:
 
 
 class TurnNotices:
-    """The last turn message of each table and whom it awaited."""
+    """The last turn message of each table and whom it awaited, stored (a restart neither announces the same
+    turn again nor leaves the previous message behind), and kept in memory once read.
 
-    def __init__(self, wants: Wants) -> None:
+    One table's notices change one at a time: only its redraw loop, which runs one redraw at a time, calls
+    `update` and `finish`.
+    """
+
+    def __init__(self, wants: Wants, store: Callable[[], Store]) -> None:
         self.wants = wants
-        self._last: dict[int, _Notice] = {}
+        self._store_of = store  # read when needed: a cog is made before anyone plays (tests make it bare)
+        self._last: dict[int, TurnNotice | None] = {}
 
     async def update(
         self, channel: discord.PartialMessageable, session_id: int, awaiting: list[str], game: str, lang: str
     ) -> None:
-        """After a redraw: if whom the game awaits changed, the previous message goes and a new one comes
-        (when someone awaited wants it)."""
+        """After a redraw: if whom the game awaits changed, a new message comes (when someone awaited wants
+        it) and the previous one goes."""
         key = tuple(awaiting)
-        last = self._last.get(session_id)
+        last = await self._last_of(channel, session_id)
         if last is not None and last.awaiting == key:
             return
-        if last is not None and last.message_id is not None:
-            await _delete(channel, last.message_id, session_id)
-        notice = _Notice(key, None)
-        self._last[session_id] = notice
         told = [player for player in awaiting if await self.wants(player)]
-        if not told:
-            return
-        try:
-            message = await channel.send(turn_text(told, game, lang), allowed_mentions=only_these(told))
-        except discord.HTTPException as error:
-            log.warning("could not post the turn message of session %d: %s", session_id, error)
-            return
-        if self._last.get(session_id) is notice:
-            notice.message_id = message.id
-        else:  # a newer turn came meanwhile: this one is stale already
-            await _delete(channel, message.id, session_id)
+        message_id = None
+        if told:
+            try:
+                message = await channel.send(turn_text(told, game, lang), allowed_mentions=only_these(told))
+                message_id = message.id
+            except discord.HTTPException as error:
+                log.warning("could not post the turn message of session %d: %s", session_id, error)
+        previous = last.message_id if last is not None else None
+        # Stored before the previous message is deleted: from here on this turn counts as announced, and a
+        # stop before the deletion leaves its id to delete at the next start (then forgotten).
+        await self._save(session_id, TurnNotice(key, message_id, previous))
+        if previous is not None:
+            await _delete(channel, previous, session_id)
+            await self._save(session_id, TurnNotice(key, message_id))
 
     async def finish(self, channel: discord.PartialMessageable, session_id: int) -> None:
         """The game is over: its last turn message goes."""
-        last = self._last.pop(session_id, None)
-        if last is not None and last.message_id is not None:
+        last = await self._last_of(channel, session_id)
+        self._last.pop(session_id, None)
+        if last is None:
+            return
+        if last.message_id is not None:
             await _delete(channel, last.message_id, session_id)
+        try:
+            await self._store_of().db.run(StoredTurnNotices.drop_statements(session_id))
+        except Exception:
+            log.exception("the turn message of session %d stays stored", session_id)
+
+    async def _last_of(self, channel: discord.PartialMessageable, session_id: int) -> TurnNotice | None:
+        """The table's last notice: from memory, else (first use since start) from the store, deleting the
+        message it replaced if a stop came before that deletion."""
+        if session_id in self._last:
+            return self._last[session_id]
+        stored = await self._store_of().turn_notices.get(session_id)
+        self._last[session_id] = stored
+        if stored is not None and stored.previous_id is not None:  # a stop came before its deletion
+            await _delete(channel, stored.previous_id, session_id)
+            stored = TurnNotice(stored.awaiting, stored.message_id)
+            await self._save(session_id, stored)
+        return stored
+
+    async def _save(self, session_id: int, notice: TurnNotice) -> None:
+        self._last[session_id] = notice
+        try:
+            await self._store_of().db.run(StoredTurnNotices.save_statements(session_id, notice))
+        except Exception:  # memory still knows it: only a restart could announce this turn again
+            log.exception("the turn message of session %d could not be stored", session_id)
 
 
 async def _delete(channel: discord.PartialMessageable, message_id: int, session_id: int) -> None:

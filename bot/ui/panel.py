@@ -49,9 +49,10 @@ class PrivatePanel(TableBase):
     def _reopen_hint(self, lang: str) -> str:
         return t("ui.console.reopen", lang, button=self.panel_text(lang))
 
-    def _after_action(self, result: ActResult, actor: str | None) -> None:
-        """After any action: news to the players told something, every open console of the table redrawn."""
-        self.consoles.told(result.session.id, result.private, actor)
+    def _after_action(self, result: ActResult) -> None:
+        """After any action: the players it stored news for are known to have some, every open console of
+        the table is redrawn."""
+        self.consoles.told(result.session.id, result.news_for)
         self.consoles.changed(result.session.id)
         if not result.session.is_open:
             self.consoles.news.forget_session(result.session.id)

@@ -12,7 +12,7 @@ import discord
 
 from bot.engine.errors import GameError
 from bot.i18n import language_of, t
-from bot.ui.news import news_for_answer
+from bot.ui.news import answer_news
 
 log = logging.getLogger(__name__)
 
@@ -48,10 +48,22 @@ async def update_clicked(interaction: discord.Interaction[Any], **kwargs: Any) -
 async def reply(interaction: discord.Interaction[Any], content: str | None = None, **kwargs: Any) -> None:
     """Answer, or follow up when the interaction was already answered (e.g. deferred)."""
     kwargs.setdefault("allowed_mentions", NO_MENTIONS)
-    if kwargs.get("ephemeral"):  # a player's waiting news go at the top of their next private answer
-        news = await news_for_answer(interaction)
-        if news:
-            content = f"{news}\n\n{content}" if content else news
+    news = answer_news(interaction) if kwargs.get("ephemeral") else None
+    if news is not None:  # a player's waiting news go at the top of their next private answer
+        told = await news.text()
+        if told:
+            content = f"{told}\n\n{content}" if content else told
+    try:
+        await _send(interaction, content, **kwargs)
+    except BaseException:
+        if news is not None:
+            news.unsent()  # they stay stored for the next answer
+        raise
+    if news is not None:
+        await news.sent()
+
+
+async def _send(interaction: discord.Interaction[Any], content: str | None, **kwargs: Any) -> None:
     if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
         # A "thinking…" is waiting for this answer: it becomes the answer (private or public as it is).
         kwargs.pop("ephemeral", None)

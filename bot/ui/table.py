@@ -34,6 +34,7 @@ from bot.ui.consoles import ConsoleDesk
 from bot.ui.controls import Controls
 from bot.ui.lobby import Lobby
 from bot.ui.mentions import TurnNotices
+from bot.ui.news import News
 from bot.ui.pace import Pace
 from bot.ui.panel import PrivatePanel
 from bot.ui.replies import acknowledge
@@ -115,8 +116,10 @@ class TableCog(Lobby, TableMessages, Controls, PrivatePanel, TableBase):
         self._redraws = {}
         self._tasks = set()  # redraws under way that nobody awaits
         self.pace = Pace(self.redraw_interval)
-        self.consoles = ConsoleDesk(self._draw_console, self.news_lines, self._reopen_hint)
-        self.turn_notices = TurnNotices(self._wants_turn_notices)
+        self.consoles = ConsoleDesk(
+            self._draw_console, self.news_lines, self._reopen_hint, News(lambda: self.bot.store)
+        )
+        self.turn_notices = TurnNotices(self._wants_turn_notices, lambda: self.bot.store)
         # Tables Discord would not show after every retry, and their redraws later.
         self._troubles = {}
         self._later = {}
@@ -176,9 +179,9 @@ class TableCog(Lobby, TableMessages, Controls, PrivatePanel, TableBase):
         await acknowledge(interaction)  # already done by the router and the command tree
         await self.own_session(interaction, session_id)
         actor = str(interaction.user.id)
-        self.consoles.attach_news(interaction, session_id, actor)
+        await self.consoles.attach_news(interaction, session_id, actor)
         result = await self.bot.sessions.act(session_id, actor, action, interaction_id=str(interaction.id))
-        self._after_action(result, actor)
+        self._after_action(result)
         if confirm is not None:
             await confirm()
         if private:
@@ -203,5 +206,5 @@ class TableCog(Lobby, TableMessages, Controls, PrivatePanel, TableBase):
         if any(event.get("type") == "lobby_expired" for event in result.events):
             await self.close_expired_lobby(result.session)
             return
-        self._after_action(result, None)
+        self._after_action(result)
         await self.refresh(result.session.id, result.events)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import sqlite3
 import threading
 
 import pytest
@@ -18,6 +20,8 @@ from bot.engine.errors import (
 )
 from bot.engine.sessions import SessionManager
 from bot.store import Store
+from bot.store.database import Statement
+from bot.store.repositories import Sessions
 from tests.engine.race_game import RaceGame
 
 
@@ -491,3 +495,79 @@ async def test_freshness_is_read_inside_the_engine(env):
     assert await manager.freshness(lobby.id) == {"turn": 0}
     await manager.act(lobby.id, "ann", {"do": "advance", "by": 2})
     assert await manager.freshness(lobby.id) == {"turn": 1}
+
+
+class TellingRace(RaceGame):
+    """The race, telling players things privately: the turn timer tells the player it skips; a roll tells the
+    roller their own throw and the player two seats on that their turn comes after the next."""
+
+    def apply(self, state, action):
+        applied = super().apply(state, action)
+        seats = state.players
+        current = seats[state.turn % len(seats)]
+        if action["do"] == "skip":
+            applied.tell(current, {"type": "skipped_you"})
+        elif action["do"] == "roll":
+            applied.tell(current, {"type": "your_throw", "roll": action["roll"]})
+            applied.tell(seats[(state.turn + 2) % len(seats)], {"type": "after_next"})
+        return applied
+
+
+@pytest.fixture
+async def telling(tmp_path):
+    store = await Store.open(tmp_path / "bot.db")
+    manager = SessionManager(store, {"race": TellingRace()}, clock=Clock())
+    await manager.start()
+    yield manager, store
+    await manager.close()
+    await store.close()
+
+
+async def stored_news(store, sid):
+    rows = await store.db.fetch_all(
+        "SELECT player, event, version FROM news WHERE session_id = ? ORDER BY id", (sid,)
+    )
+    return [(row[0], json.loads(row[1]), row[2]) for row in rows]
+
+
+async def test_a_timers_private_event_for_an_idle_player_is_news_stored_with_the_timers_action(telling):
+    manager, store = telling
+    sid = await started(manager)
+    result = await manager.fire_timer(sid, "turn:0")
+    assert result.private == {"ann": [{"type": "skipped_you"}]} and result.news_for == ("ann",)
+    assert await stored_news(store, sid) == [("ann", {"type": "skipped_you"}, result.session.version)]
+    [logged] = await store.actions.for_session(sid)
+    assert logged.player is None and logged.version + 1 == result.session.version
+
+
+async def test_another_players_private_event_is_news_for_them_and_the_actors_own_is_not(telling):
+    manager, store = telling
+    sid = await started(manager, players=("ann", "bob", "cat"))
+    result = await manager.act(sid, "ann", {"do": "roll"})
+    assert set(result.private) == {"ann", "cat"} and result.news_for == ("cat",)
+    assert await stored_news(store, sid) == [("cat", {"type": "after_next"}, result.session.version)]
+
+
+async def test_news_are_written_in_the_actions_own_commit_or_not_at_all(telling, monkeypatch):
+    manager, store = telling
+    sid = await started(manager, players=("ann", "bob", "cat"))
+    step_unit = Sessions.step_unit
+
+    def failing_unit(*args, **kwargs):  # the action's unit fails after its news statements
+        return [*step_unit(*args, **kwargs), Statement("INSERT INTO news (session_id) VALUES (NULL)", ())]
+
+    monkeypatch.setattr(Sessions, "step_unit", staticmethod(failing_unit))
+    with pytest.raises(sqlite3.IntegrityError):
+        await manager.act(sid, "ann", {"do": "roll"})
+    assert await stored_news(store, sid) == [] and await store.actions.for_session(sid) == []
+    assert (await store.sessions.get(sid)).version == 0
+
+
+async def test_the_action_that_ends_the_game_drops_its_news(telling):
+    manager, store = telling
+    sid = await started(manager, players=("ann", "bob", "cat"), options={"target": 1})
+    await manager.fire_timer(sid, "turn:0")  # news for ann
+    assert [player for player, _, _ in await stored_news(store, sid)] == ["ann"]
+    result = await manager.act(sid, "bob", {"do": "roll"})  # bob reaches the target
+    assert result.session.status == "finished" and result.news_for == ()
+    assert await stored_news(store, sid) == []

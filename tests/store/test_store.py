@@ -165,3 +165,87 @@ async def test_an_older_database_is_upgraded_and_keeps_its_rows(tmp_path):
         assert await store.sessions.all_deadlines() == [(record.id, "lobby", 5.0)]
     finally:
         await store.close()
+
+
+async def test_migration_6_adds_news_and_turn_notices_to_a_database_of_version_5(tmp_path):
+    from bot.store.database import _split_statements
+
+    path = tmp_path / "five.db"
+    connection = sqlite3.connect(path)
+    for migration in MIGRATIONS[:5]:
+        for statement in _split_statements(migration):
+            connection.execute(statement)
+    connection.execute(
+        "INSERT INTO sessions (guild_id, channel_id, game, status, host_id, seed, created_at, updated_at)"
+        " VALUES (1, 10, 'race', 'active', 'ann', 7, 1.0, 1.0)"
+    )
+    connection.execute("PRAGMA user_version=5")
+    connection.commit()
+    connection.close()
+    store = await Store.open(path)
+    try:
+        assert await store.db.schema_version() == len(MIGRATIONS) >= 6
+        assert await store.news.players_waiting(1) == set() and await store.turn_notices.get(1) is None
+        assert (await store.sessions.get(1)).status == "active"
+    finally:
+        await store.close()
+
+
+async def news_session(store) -> int:
+    async with store.transaction() as tx:
+        return await store.sessions.create(tx, lobby())
+
+
+async def test_news_are_read_per_player_oldest_first_through_their_index(store):
+    from bot.store.repositories import News
+
+    sid = await news_session(store)
+    await store.db.run(News.add_statements(sid, 3, 5.0, {"bob": [{"n": 1}, {"n": 2}], "cat": [{"n": 3}]}))
+    assert await store.news.players_waiting(sid) == {"bob", "cat"}
+    assert [event for _, event in await store.news.waiting(sid, "bob")] == [{"n": 1}, {"n": 2}]
+    rows = await store.db.fetch_all("SELECT player, version, created_at FROM news ORDER BY id")
+    assert [tuple(row) for row in rows] == [("bob", 3, 5.0), ("bob", 3, 5.0), ("cat", 3, 5.0)]
+    plan = await store.db.fetch_all(
+        "EXPLAIN QUERY PLAN SELECT id, event FROM news WHERE session_id = ? AND player = ? ORDER BY id",
+        (sid, "bob"),
+    )
+    assert any("news_by_player" in row[-1] for row in plan), [tuple(row) for row in plan]
+    [(first, _), _] = await store.news.waiting(sid, "bob")
+    await store.db.run(News.remove_statements([first]))
+    assert [event for _, event in await store.news.waiting(sid, "bob")] == [{"n": 2}]
+
+
+async def test_a_player_keeps_only_their_latest_news(store):
+    from bot.store.repositories import News
+
+    sid = await news_session(store)
+    for n in range(News.KEPT + 3):
+        await store.db.run(News.add_statements(sid, n, 1.0, {"bob": [{"n": n}]}))
+    await store.db.run(News.add_statements(sid, 99, 1.0, {"cat": [{"n": 0}]}))
+    kept = [event["n"] for _, event in await store.news.waiting(sid, "bob")]
+    assert kept == list(range(3, News.KEPT + 3))
+    assert len(await store.news.waiting(sid, "cat")) == 1
+
+
+async def test_a_closed_session_drops_its_news(store):
+    from functools import partial
+
+    from bot.store.repositories import News, Sessions
+
+    sid = await news_session(store)
+    await store.db.run(News.add_statements(sid, 1, 1.0, {"bob": [{"n": 1}]}))
+    await store.db.run(partial(Sessions.close_work, session_id=sid, status="cancelled", now=2.0))
+    assert await store.news.players_waiting(sid) == set()
+
+
+async def test_a_tables_turn_notice_is_stored_replaced_and_dropped(store):
+    from bot.store import TurnNotice
+    from bot.store.repositories import TurnNotices
+
+    sid = await news_session(store)
+    await store.db.run(TurnNotices.save_statements(sid, TurnNotice(("ann",), 11)))
+    assert await store.turn_notices.get(sid) == TurnNotice(("ann",), 11, None)
+    await store.db.run(TurnNotices.save_statements(sid, TurnNotice(("bob", "cat"), 12, 11)))
+    assert await store.turn_notices.get(sid) == TurnNotice(("bob", "cat"), 12, 11)
+    await store.db.run(TurnNotices.drop_statements(sid))
+    assert await store.turn_notices.get(sid) is None

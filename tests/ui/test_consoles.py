@@ -7,11 +7,14 @@ import asyncio
 from typing import Any
 
 import discord
+import pytest
 
 from bot.engine.errors import BadAction
 from bot.engine.game import Event
+from bot.store import SessionRecord, Store
+from bot.store.repositories import News as StoredNews
 from bot.ui.consoles import ConsoleDesk, with_news
-from bot.ui.news import news_for_answer
+from bot.ui.news import NEWS_KEPT, News, answer_news
 from bot.ui.table import Table
 
 
@@ -62,8 +65,35 @@ class Game:
         return [str(event["text"]) for event in events]
 
 
-def desk(game: Game, **kwargs: Any) -> ConsoleDesk:
-    return ConsoleDesk(game.draw, game.news, lambda lang: "press Mine to reopen", **kwargs)
+@pytest.fixture
+async def store(tmp_path: Any) -> Any:
+    store = await Store.open(tmp_path / "bot.db")
+    record = SessionRecord(
+        id=0, guild_id=1, channel_id=10, game="race", status="active", host_id="ann",
+        players=["ann", "bob"], options={}, seed=7, created_at=1.0, updated_at=1.0,
+    )  # fmt: skip
+    async with store.transaction() as tx:
+        assert await store.sessions.create(tx, record) == 1
+    yield store
+    await store.close()
+
+
+def desk(game: Game, store: Store, **kwargs: Any) -> ConsoleDesk:
+    return ConsoleDesk(
+        game.draw, game.news, lambda lang: "press Mine to reopen", News(lambda: store), **kwargs
+    )
+
+
+async def tell(store: Store, consoles: ConsoleDesk | None, told: dict[str, list[Event]]) -> None:
+    """What the session manager does for an action that told these players something: their news stored
+    with it (session 1), then the table layer told who has news."""
+    await store.db.run(StoredNews.add_statements(1, 1, 1.0, told))
+    if consoles is not None:
+        consoles.told(1, told)
+
+
+async def stored_news(store: Store, player: str) -> list[str]:
+    return [event["text"] for _, event in await store.news.waiting(1, player)]
 
 
 async def quiet(consoles: ConsoleDesk) -> None:
@@ -74,17 +104,17 @@ async def quiet(consoles: ConsoleDesk) -> None:
     raise AssertionError("the consoles kept editing")
 
 
-async def test_the_panel_button_answers_with_a_private_console_of_its_own() -> None:
+async def test_the_panel_button_answers_with_a_private_console_of_its_own(store: Store) -> None:
     game, click = Game(), Interaction()
-    consoles = desk(game)
+    consoles = desk(game, store)
     await consoles.open(click, 1, "ann")  # type: ignore[arg-type]
     assert click.response.deferred == {"ephemeral": True, "thinking": True}
     assert click.shown == "ann: 0" and consoles.is_open(1, "ann")
 
 
-async def test_an_open_console_follows_the_game_with_edits_coalesced_per_player() -> None:
+async def test_an_open_console_follows_the_game_with_edits_coalesced_per_player(store: Store) -> None:
     game, click = Game(), Interaction(delay=0.02)
-    consoles = desk(game)
+    consoles = desk(game, store)
     await consoles.open(click, 1, "ann")  # type: ignore[arg-type]
     for _ in range(10):  # ten changes while the first edit is on its way: two edits in all
         game.count += 1
@@ -100,9 +130,9 @@ async def test_an_open_console_follows_the_game_with_edits_coalesced_per_player(
     assert len(click.edits) == 3
 
 
-async def test_a_refused_press_is_shown_inside_the_console_it_was_pressed_on() -> None:
+async def test_a_refused_press_is_shown_inside_the_console_it_was_pressed_on(store: Store) -> None:
     game, press = Game(), Interaction()
-    consoles = desk(game)
+    consoles = desk(game, store)
 
     async def refused() -> None:
         raise BadAction("engine.not_started")
@@ -112,37 +142,106 @@ async def test_a_refused_press_is_shown_inside_the_console_it_was_pressed_on() -
     assert consoles.is_open(1, "ann")  # the press's token keeps it live
 
 
-async def test_news_for_a_player_who_did_not_act_reach_their_live_console() -> None:
+async def test_news_for_a_player_who_did_not_act_reach_their_live_console_and_are_then_deleted(
+    store: Store,
+) -> None:
     game, ann, bob = Game(), Interaction(), Interaction()
-    consoles = desk(game)
+    consoles = desk(game, store)
     await consoles.open(ann, 1, "ann")  # type: ignore[arg-type]
     await consoles.open(bob, 1, "bob")  # type: ignore[arg-type]
-    consoles.told(1, {"ann": [{"text": "your own"}], "bob": [{"text": "your card was taken"}]}, actor="ann")
+    await tell(store, consoles, {"bob": [{"text": "your card was taken"}]})
     consoles.changed(1)
     await quiet(consoles)
     assert "your card was taken" in bob.shown
-    assert all("your own" not in edit["embed"].description for edit in ann.edits)  # the actor's reply says it
+    assert all("your card was taken" not in edit["embed"].description for edit in ann.edits)
+    assert await stored_news(store, "bob") == []  # shown: gone from the store
+    game.count += 1
+    consoles.changed(1)
+    await quiet(consoles)
+    assert "your card was taken" in bob.shown  # the console keeps showing them until the player presses
 
 
-async def test_news_for_a_player_without_a_console_wait_for_their_next_private_answer() -> None:
+async def test_news_for_a_player_without_a_console_wait_for_their_next_private_answer(store: Store) -> None:
     game = Game()
-    consoles = desk(game)
-    consoles.told(1, {"bob": [{"text": "a card drawn for you"}]}, actor=None)
+    consoles = desk(game, store)
+    await tell(store, consoles, {"bob": [{"text": "a card drawn for you"}]})
     nothing = Interaction()
-    assert await news_for_answer(nothing) == ""  # not attached: no news of theirs
+    await consoles.attach_news(nothing, 1, "ann")  # type: ignore[arg-type]
+    assert answer_news(nothing) is None  # type: ignore[arg-type]  # no news of hers: nothing attached
     answer = Interaction()
-    consoles.attach_news(answer, 1, "bob")  # type: ignore[arg-type]
-    assert consoles.news.waiting(1, "bob")  # still waiting until the answer is written
-    assert "a card drawn for you" in await news_for_answer(answer)
-    assert not consoles.news.waiting(1, "bob")
+    await consoles.attach_news(answer, 1, "bob")  # type: ignore[arg-type]
+    news = answer_news(answer)  # type: ignore[arg-type]
+    assert news is not None and "a card drawn for you" in await news.text()
+    assert await stored_news(store, "bob") == ["a card drawn for you"]  # until the answer is sent
+    await news.sent()
+    assert await stored_news(store, "bob") == []
     later = Interaction()
-    consoles.attach_news(later, 1, "bob")  # type: ignore[arg-type]
-    assert await news_for_answer(later) == ""  # told once
+    await consoles.attach_news(later, 1, "bob")  # type: ignore[arg-type]
+    assert answer_news(later) is None  # type: ignore[arg-type]  # told once
 
 
-async def test_before_its_token_dies_the_console_says_how_to_reopen_it_and_is_edited_no_more() -> None:
+async def test_news_whose_answer_could_not_be_sent_stay_for_the_next_one(store: Store) -> None:
+    consoles = desk(Game(), store)
+    await tell(store, consoles, {"bob": [{"text": "a card drawn for you"}]})
+    failed = Interaction()
+    await consoles.attach_news(failed, 1, "bob")  # type: ignore[arg-type]
+    news = answer_news(failed)  # type: ignore[arg-type]
+    assert news is not None and "a card drawn for you" in await news.text()
+    news.unsent()
+    retry = Interaction()
+    await consoles.attach_news(retry, 1, "bob")  # type: ignore[arg-type]
+    again = answer_news(retry)  # type: ignore[arg-type]
+    assert again is not None and "a card drawn for you" in await again.text()
+
+
+async def test_news_stored_before_a_restart_reach_the_player_after_it(store: Store) -> None:
+    await tell(store, None, {"bob": [{"text": "drawn while the bot was down"}]})
+    bob = Interaction()
+    restarted = desk(Game(), store)  # a new process: nothing in memory
+    await restarted.open(bob, 1, "bob")  # type: ignore[arg-type]
+    assert "drawn while the bot was down" in bob.shown
+    assert await stored_news(store, "bob") == []
+
+
+async def test_a_player_without_news_costs_no_query_after_the_sessions_first_look(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    consoles = desk(Game(), store)
+    queries: list[str] = []
+    fetch_all = store.db.fetch_all
+
+    async def counted(sql: str, params: Any = ()) -> Any:
+        queries.append(sql)
+        return await fetch_all(sql, params)
+
+    monkeypatch.setattr(store.db, "fetch_all", counted)
+    for _ in range(5):
+        await consoles.attach_news(Interaction(), 1, "ann")  # type: ignore[arg-type]
+    assert len(queries) == 1  # who has news in this session: read once
+    await tell(store, consoles, {"bob": [{"text": "x"}]})
+    await consoles.attach_news(Interaction(), 1, "ann")  # type: ignore[arg-type]
+    assert len(queries) == 1  # news for another player: still none for her
+    with_news_for_bob = Interaction()
+    await consoles.attach_news(with_news_for_bob, 1, "bob")  # type: ignore[arg-type]
+    news = answer_news(with_news_for_bob)  # type: ignore[arg-type]
+    assert news is not None and await news.text() == "x" and len(queries) == 2  # his, one indexed read
+    await news.sent()
+    await consoles.attach_news(Interaction(), 1, "bob")  # type: ignore[arg-type]
+    assert len(queries) == 2  # shown: known to have none again
+
+
+async def test_a_player_keeps_only_their_latest_news(store: Store) -> None:
+    for number in range(NEWS_KEPT + 5):
+        await tell(store, None, {"bob": [{"text": str(number)}], "ann": [{"text": f"a{number}"}]})
+    assert await stored_news(store, "bob") == [str(n) for n in range(5, NEWS_KEPT + 5)]
+    assert len(await stored_news(store, "ann")) == NEWS_KEPT
+
+
+async def test_before_its_token_dies_the_console_says_how_to_reopen_it_and_is_edited_no_more(
+    store: Store,
+) -> None:
     game, click = Game(), Interaction()
-    consoles = desk(game, live_seconds=0.05)
+    consoles = desk(game, store, live_seconds=0.05)
     await consoles.open(click, 1, "ann")  # type: ignore[arg-type]
     await asyncio.sleep(0.08)
     await quiet(consoles)
@@ -154,10 +253,10 @@ async def test_before_its_token_dies_the_console_says_how_to_reopen_it_and_is_ed
     assert len(click.edits) == edits and not consoles.is_open(1, "ann")
 
 
-async def test_a_console_whose_clock_ran_past_its_life_is_left_alone() -> None:
+async def test_a_console_whose_clock_ran_past_its_life_is_left_alone(store: Store) -> None:
     now = [0.0]
     game, click = Game(), Interaction()
-    consoles = desk(game, clock=lambda: now[0])
+    consoles = desk(game, store, clock=lambda: now[0])
     await consoles.open(click, 1, "ann")  # type: ignore[arg-type]
     now[0] += 15 * 60
     game.count += 1
