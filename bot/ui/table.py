@@ -172,7 +172,8 @@ class TableCog(Lobby, TableMessages, Controls, PrivatePanel, TableBase):
         redraw come after Discord has its answer; a refusal is the user's private answer. Nothing about the
         action is shown before it is durable.
         `private`: the user gets a private answer next (`answer()`), e.g. after a slash command; the table
-        (a picture may take a moment) follows in the background.
+        (a picture may take a moment) follows in the background. So it does when the table's pace holds its
+        next redraw back: the player's own answer never waits out the pace.
         `confirm`: the click's own answer once the action is done (e.g. the private menu clicked says what
         was done).
         """
@@ -184,7 +185,7 @@ class TableCog(Lobby, TableMessages, Controls, PrivatePanel, TableBase):
         self._after_action(result)
         if confirm is not None:
             await confirm()
-        if private:
+        if private or self.pace.wait(session_id) > 0:
             self._background(self.refresh(session_id, result.events))
         else:
             await self.refresh(session_id, result.events)

@@ -504,7 +504,9 @@ async def test_a_restart_during_writing_keeps_every_word_and_the_deadline(
     assert reopened.kind == "modal" and alice.modal is not None
     assert [row["components"][0].get("value") for row in alice.modal["components"]] == [*mine, None, None]
     saved = await alice.submit_modal({"word1": mine[0], "word2": mine[1], "word3": mine[2], "word4": hers[2]})
-    assert saved.kind == "deferred update" and saved.followups and saved.followups[0].ephemeral
+    # A bot in another process: its first action after the restart loads the game; wait for its answer.
+    await table.fake.wait_until(lambda: bool(saved.followups), within=10, what="the saved words")
+    assert saved.kind == "deferred update" and saved.followups[0].ephemeral
     await game.write(carol, board, hers[:2])
     # Another process draws the table after its private answer: wait for the edit, not for a quiet spell.
     await table.fake.wait_until(
