@@ -489,11 +489,6 @@ class SessionManager:
             )
             live.record.message_id = message_id
 
-    def deadline(self, record: SessionRecord, key_prefix: str) -> float | None:
-        """The earliest deadline among the session's timers whose key starts with the prefix."""
-        times = [timer["at"] for key, timer in record.timers.items() if key.startswith(key_prefix)]
-        return min(times) if times else None
-
     # -- internals --------------------------------------------------------------------------------
 
     def _game(self, name: str) -> Game:
