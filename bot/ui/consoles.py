@@ -29,6 +29,7 @@ from bot.engine.game import Event
 from bot.i18n import language_of, t
 from bot.ui import components
 from bot.ui.news import NEWS_EXTRA, NEWS_KEPT, AnswerNews, Key, News, Taken
+from bot.ui.turns import my_turn
 
 if TYPE_CHECKING:
     from bot.ui.table_base import Table
@@ -154,6 +155,11 @@ class ConsoleDesk:
     async def _redraw_loop(self, key: Key, console: _Console) -> None:
         session_id, player = key
         while console.dirty and self._open.get(key) is console and self._alive(console):
+            # One console drawn per turn of the event loop: eight consoles redrawn by one action would
+            # otherwise draw and send back to back in one turn, and nothing else would run meanwhile.
+            await my_turn()
+            if self._open.get(key) is not console:
+                return
             console.dirty = False
             taken = Taken(session_id, player)
             try:

@@ -130,6 +130,34 @@ async def test_an_open_console_follows_the_game_with_edits_coalesced_per_player(
     assert len(click.edits) == 3
 
 
+async def test_the_consoles_one_action_changes_are_drawn_one_per_turn_of_the_event_loop(store: Store) -> None:
+    """Eight consoles drawn back to back would hold the event loop for one long turn (each draws the
+    player's view and sends an edit): one starts per turn, so other tables' clicks run in between."""
+    game = Game()
+    consoles = desk(game, store)
+    players = [f"p{n}" for n in range(8)]
+    clicks = {player: Interaction() for player in players}
+    for player in players:
+        await consoles.open(clicks[player], 1, player)  # type: ignore[arg-type]
+    drawn_per_turn: list[int] = []
+    draw = game.draw
+
+    async def counted(*args: Any) -> Table:
+        drawn_per_turn[-1] += 1
+        return await draw(*args)
+
+    game.draw = counted  # type: ignore[method-assign]
+    consoles.draw = counted
+    game.count += 1
+    consoles.changed(1)
+    for _ in range(40):  # one entry per turn of the loop
+        drawn_per_turn.append(0)
+        await asyncio.sleep(0)
+    await quiet(consoles)
+    assert sum(drawn_per_turn) == 8 and max(drawn_per_turn) == 1, drawn_per_turn
+    assert all(click.shown.endswith(": 1") for click in clicks.values())
+
+
 async def test_a_refused_press_is_shown_inside_the_console_it_was_pressed_on(store: Store) -> None:
     game, press = Game(), Interaction()
     consoles = desk(game, store)
