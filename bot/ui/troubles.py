@@ -102,7 +102,8 @@ class TableTroubles(TableBase):
         if trouble is None or player in trouble.told:
             return
         trouble.told.add(player)
-        note = "⚠️ " + t("ui.table_trouble", self.user_lang(interaction), error=trouble.error)
+        status = f"/{self.group.name} status"
+        note = "⚠️ " + t("ui.table_trouble", self.user_lang(interaction), error=trouble.error, status=status)
         if later:
             _notes[interaction.id] = note
             return
