@@ -28,7 +28,7 @@ class Settings:
     max_games_per_server: int = 25
     topwords_turn_minutes: float = 0.0
     stall_log_ms: float = 100.0
-    # Games not offered to servers (the skeleton) that this bot loads anyway, e.g. EXTRA_GAMES=skeleton.
+    # Games not offered to servers (a template game, see docs/adding-a-game.md) that this bot loads anyway.
     extra_games: tuple[str, ...] = ()
 
     @classmethod
