@@ -336,7 +336,12 @@ def public_index(value: Any, skip: frozenset[str] = frozenset()) -> dict[str, st
     return index
 
 
-def live_action(action: Action, player: str | None) -> Action:
+def verdict(result: object) -> str:
+    """How the rules took an action tried by a check: accepted, or the refusal's class."""
+    return "accepted" if not isinstance(result, Exception) else f"refused with {type(result).__name__}"
+
+
+def as_sent_by(action: Action, player: str | None) -> Action:
     """What live play sends: the actor is the interaction's user, never what the action claims."""
     sent = {key: value for key, value in action.items() if key != "player"}
     if player is not None:
@@ -530,7 +535,7 @@ class Playout:
             is_sample = False
             if timers and (not player_moves or self.rng.random() < chance):
                 timer = timers.pop(self.rng.randrange(len(timers)))
-                sent, check = live_action(timer.action, None), TIMERS
+                sent, check = as_sent_by(timer.action, None), TIMERS
                 what = f"the action of timer {timer.key!r}"
             else:
                 # Each kind of action a player has weighs the same however many variants it is offered in;
@@ -554,7 +559,7 @@ class Playout:
                 index = self.rng.choices(range(len(player_moves)), weights)[0]
                 player, action = player_moves.pop(index)
                 is_sample = any(action is b for _, b in sampled)
-                sent, check = live_action(action, player), LEGAL
+                sent, check = as_sent_by(action, player), LEGAL
                 what = f"{player}'s {'sampled' if is_sample else 'legal'} action"
                 if isinstance(freshness, dict) and self.rng.random() < 0.5:
                     sent = {**sent, **freshness}  # as a button of the current message carries them
@@ -679,15 +684,11 @@ class Playout:
                 tries.append((key, value, when))
         for key, value, when in tries:
             player, action = self.rng.choice(offered)
-            sent = {**live_action(action, player), **fresh, key: value}
+            sent = {**as_sent_by(action, player), **fresh, key: value}
             self.report.tally["earlier freshness values replayed"] += 1
             result = self.attempt(state, sent, NEVER_REPEATS)
             if not isinstance(result, StaleAction):
-                got = (
-                    "accepted"
-                    if not isinstance(result, Exception)
-                    else f"refused with {type(result).__name__}"
-                )
+                got = verdict(result)
                 self.fail(
                     NEVER_REPEATS,
                     f"{short(sent)} carries {key}={value!r}, replaced after step {when} ({key} is "
@@ -733,7 +734,7 @@ class Playout:
         if not offered:
             return
         player, action = self.rng.choice(offered)
-        sent = live_action(action, player)
+        sent = as_sent_by(action, player)
         results: list[tuple[Action, Applied] | Exception] = []
         for start in (state, other):
             try:
@@ -1014,7 +1015,7 @@ class Playout:
         """A few of the offered actions besides the one chosen: each must be accepted."""
         offered = [(p, a) for p, actions in legal.items() for a in actions]
         for player, action in self.rng.sample(offered, min(LEGAL_SAMPLE, len(offered))):
-            sent = live_action(action, player)
+            sent = as_sent_by(action, player)
             result = self.attempt(state, sent, LEGAL)
             if isinstance(result, GameError):
                 self.fail(
@@ -1035,7 +1036,7 @@ class Playout:
             ] + [("the system", t.action) for t in timers if t.action.get("do") not in kinds[player]]
             if foreign:
                 owner, action = rng.choice(foreign)
-                sent = live_action(action, player)
+                sent = as_sent_by(action, player)
                 result = self.attempt(state, sent, REFUSALS)
                 if not isinstance(result, Exception):
                     self.fail(
@@ -1046,7 +1047,7 @@ class Playout:
         offered = [(p, a) for p, actions in legal.items() for a in actions]
         if offered and rng.random() < TRY_CHANCE:
             _, action = rng.choice(offered)
-            sent = live_action(action, OUTSIDER)
+            sent = as_sent_by(action, OUTSIDER)
             if not isinstance(self.attempt(state, sent, REFUSALS), Exception):
                 self.fail(REFUSALS, f"{OUTSIDER}, who is not playing, sent {short(sent)} and it was accepted")
         freshness = self.guard(REFUSALS, "freshness(state)", lambda: self.game.freshness(state))
@@ -1061,14 +1062,10 @@ class Playout:
         if freshness and offered and rng.random() < TRY_CHANCE:
             player, action = rng.choice(offered)
             key = rng.choice(sorted(freshness))
-            sent = {**live_action(action, player), **freshness, key: stale_value(freshness[key])}
+            sent = {**as_sent_by(action, player), **freshness, key: stale_value(freshness[key])}
             result = self.attempt(state, sent, REFUSALS)
             if not isinstance(result, StaleAction):
-                got = (
-                    "accepted"
-                    if not isinstance(result, Exception)
-                    else f"refused with {type(result).__name__}"
-                )
+                got = verdict(result)
                 self.fail(
                     REFUSALS, f"{short(sent)} names a stale {key} (now {freshness[key]!r}) but was {got}"
                 )
@@ -1079,7 +1076,7 @@ class Playout:
         if not offered or rng.random() > TRY_CHANCE:
             return
         player, action = rng.choice(offered)
-        sent = live_action(action, player)
+        sent = as_sent_by(action, player)
         arguments = [k for k in sent if k != "do"]
         key = rng.choice(arguments)
         if key != "player" and rng.random() < 0.7:
@@ -1117,7 +1114,7 @@ class Playout:
             action["do"] = junk
         result = self.attempt(state, action, BAD_DO)
         if not isinstance(result, BadAction):
-            got = "accepted" if not isinstance(result, Exception) else f"refused with {type(result).__name__}"
+            got = verdict(result)
             self.fail(BAD_DO, f"{short(action)} was {got}, not refused with BadAction")
 
     # -- checks of a step --

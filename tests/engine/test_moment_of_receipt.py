@@ -17,17 +17,10 @@ from bot.games import make_game
 from bot.replay import export_session, run_scenario
 from bot.store import Store
 from tests.engine.stacked_spins import stack_spins
+from tests.engine.test_sessions import Clock
 
 WRITING = 180.0  # Top Stop's default writing time
 GRACE = 10.0
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
