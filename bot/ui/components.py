@@ -121,7 +121,18 @@ def resolve(
         raise DamagedComponent(N_("ui.damaged")) from None
 
 
+_handling = 0  # clicks and forms whose handler has not returned yet
+
+
+def handling() -> bool:
+    """A click's or a form's handler is still at work (tests and the bench wait for quiet: after an
+    acknowledgement, the table changes only when the handler's action is through)."""
+    return _handling > 0
+
+
 async def _route(interaction: discord.Interaction[Any], custom_id: str, *, modal: bool) -> None:
+    global _handling
+    _handling += 1
     try:
         route, session_id, args = resolve(custom_id, modal=modal)
         if not route.opens_form:
@@ -131,6 +142,8 @@ async def _route(interaction: discord.Interaction[Any], custom_id: str, *, modal
         await route.handler(Click(interaction, session_id, args, values))
     except Exception as error:
         await reply_error(interaction, error)
+    finally:
+        _handling -= 1
 
 
 async def dispatch_interaction(interaction: discord.Interaction[Any]) -> None:

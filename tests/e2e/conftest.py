@@ -229,6 +229,7 @@ async def product_bot(
     import bot.words
     from bot.app import TopBot
     from bot.config import Settings
+    from bot.ui import components
 
     # The bot warms all three languages at start-up (seconds of CPU); in-process bots share one service.
     monkeypatch.setattr(bot.words, "WordService", shared_words)
@@ -239,6 +240,7 @@ async def product_bot(
     bot = TopBot(Settings.from_env(env_file=None))  # never the developer's .env
     task = await run_in_process(point_discord, bot)
     point_discord.busy_checks.append(lambda: any(getattr(cog, "busy", False) for cog in bot.cogs.values()))
+    point_discord.busy_checks.append(components.handling)
     try:
         yield bot
     finally:
