@@ -8,6 +8,8 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from bot.store.writer import DEFAULT_SYNCHRONOUS, SYNCHRONOUS_MODES
+
 LANGUAGES = ("en", "fr", "de")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -30,6 +32,8 @@ class Settings:
     stall_log_ms: float = 100.0
     # Games not offered to servers (a template game, see docs/adding-a-game.md) that this bot loads anyway.
     extra_games: tuple[str, ...] = ()
+    # How commits reach the disk: FULL (an acknowledged action is on disk) or NORMAL (see .env.example).
+    synchronous: str = DEFAULT_SYNCHRONOUS
 
     @classmethod
     def from_env(cls, env_file: str | Path | None = ".env") -> Settings:
@@ -39,6 +43,13 @@ class Settings:
         language = os.environ.get("DEFAULT_LANGUAGE", "en").strip().lower() or "en"
         if language not in LANGUAGES:
             raise SettingsError(f"DEFAULT_LANGUAGE must be one of {', '.join(LANGUAGES)}, not {language!r}")
+        synchronous = (
+            os.environ.get("SYNCHRONOUS", DEFAULT_SYNCHRONOUS).strip().upper() or DEFAULT_SYNCHRONOUS
+        )
+        if synchronous not in SYNCHRONOUS_MODES:
+            raise SettingsError(
+                f"SYNCHRONOUS must be one of {', '.join(SYNCHRONOUS_MODES)}, not {synchronous!r}"
+            )
         log_level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if log_level not in LOG_LEVELS:
             raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
@@ -56,6 +67,7 @@ class Settings:
             extra_games=tuple(
                 name.strip() for name in os.environ.get("EXTRA_GAMES", "").split(",") if name.strip()
             ),
+            synchronous=synchronous,
         )
 
 

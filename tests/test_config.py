@@ -15,6 +15,7 @@ ENV_KEYS = (
     "DEV_GUILD_ID",
     "DEFAULT_LANGUAGE",
     "LOBBY_MINUTES",
+    "SYNCHRONOUS",
     "LOG_LEVEL",
 )
 
@@ -30,6 +31,12 @@ def test_defaults():
     assert settings.token is None
     assert str(settings.database_path) == "data/bot.db"
     assert settings.default_language == "en" and settings.lobby_minutes == 15
+    assert settings.synchronous == "FULL"  # an acknowledged action is on the disk
+
+
+def test_synchronous_may_be_relaxed_by_the_operator(monkeypatch):
+    monkeypatch.setenv("SYNCHRONOUS", "normal")
+    assert Settings.from_env(env_file=None).synchronous == "NORMAL"
 
 
 def test_env_file_is_read_but_the_environment_wins(tmp_path, monkeypatch):
@@ -43,7 +50,8 @@ def test_env_file_is_read_but_the_environment_wins(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize(
-    ("key", "value"), [("DEV_GUILD_ID", "abc"), ("DEFAULT_LANGUAGE", "es"), ("LOBBY_MINUTES", "-1")]
+    ("key", "value"),
+    [("DEV_GUILD_ID", "abc"), ("DEFAULT_LANGUAGE", "es"), ("LOBBY_MINUTES", "-1"), ("SYNCHRONOUS", "OFF")],
 )
 def test_bad_values_are_refused_with_the_setting_named(monkeypatch, key, value):
     monkeypatch.setenv(key, value)

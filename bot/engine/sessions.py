@@ -42,12 +42,23 @@ from bot.i18n import N_
 from bot.monitor import YoungCollections
 from bot.store import ActionRecord, ChannelTaken, ResultRow, SessionRecord, Store, UsedWordRecord
 from bot.store.database import Statement, Unit
-from bot.store.repositories import ServerWords, Sessions, encode
+from bot.store.repositories import ServerWords, Sessions, StoredSession, encode
 
 log = logging.getLogger(__name__)
 
 # Timer actions the manager handles itself rather than the game.
 LOBBY_EXPIRE = "lobby_expire"
+
+# The snapshot is written with an action once the actions logged since the last one take as many bytes as
+# it does (or the game ends, or after a slow action: replaying never redoes costly work). So what an action
+# costs to persist does not grow with the game, and loading replays at most a snapshot's worth of log.
+SNAPSHOT_LOG_SHARE = 1.0
+MOST_ACTIONS_BETWEEN_SNAPSHOTS = 1_000
+# A repeated interaction (the same one delivered twice) is recognised from memory within this window: past
+# it, Discord no longer takes an answer to it. Each session remembers at most RECENT_KEPT interactions; a
+# miss is read from the log only when one of the window was let go.
+REPEAT_WINDOW_SECONDS = 15 * 60
+RECENT_KEPT = 32
 
 
 @dataclass
@@ -77,6 +88,29 @@ class _Live:
     record: SessionRecord
     state: Any
     last_used: float
+    snapshot_bytes: int = 0  # the size of the stored snapshot
+    logged_bytes: int = 0  # of the actions logged since it
+    logged_actions: int = 0
+    # Interactions applied lately (id → when), to answer a repeat without reading the log.
+    recent: dict[str, float] | None = None
+    recent_let_go: float = 0.0  # when the newest interaction dropped to keep `recent` short was applied
+
+    def remember(self, interaction_id: str, at: float) -> None:
+        recent = self.recent
+        if recent is None:
+            recent = self.recent = {}
+        recent[interaction_id] = at
+        if len(recent) > RECENT_KEPT:
+            oldest = next(iter(recent))
+            self.recent_let_go = max(self.recent_let_go, recent.pop(oldest))
+
+    def may_have_applied(self, interaction_id: str | None, now: float) -> bool:
+        """Whether this interaction could be one already applied (then the log says)."""
+        if interaction_id is None:
+            return False
+        if self.recent is not None and interaction_id in self.recent:
+            return True
+        return self.recent_let_go >= now - REPEAT_WINDOW_SECONDS
 
 
 @dataclass(slots=True)
@@ -284,7 +318,13 @@ class SessionManager:
                 ),
             )
             record.status, record.timers, record.updated_at, record.setup = "active", timers, now, full_setup
-            live.state = state
+            record.snapshot_version = record.version
+            live.state, live.snapshot_bytes, live.logged_bytes, live.logged_actions = (
+                state,
+                len(snapshot),
+                0,
+                0,
+            )
             self._arm(record)
             return ActResult(record, [{"type": "started", "players": list(record.players)}])
 
@@ -350,9 +390,10 @@ class SessionManager:
                 game, complete, applied = self._step(entry, player, action)
         except GameError as error:
             # A repeated interaction (a retry of one already applied) gets the first answer again.
-            logged = await self._logged(session_id, interaction_id)
-            if logged is not None:
-                return logged
+            if entry.may_have_applied(interaction_id, received):
+                logged = await self._logged(session_id, interaction_id)
+                if logged is not None:
+                    return logged
             # The rules speak of players by id; the people reading the message know them by name.
             error.params = _with_names(error.params, record)
             raise
@@ -364,21 +405,33 @@ class SessionManager:
         now = self.clock()
         # What the rules told players who did not act is stored with the action, until they are shown it.
         news = {} if outcome else _news_of(applied, player)
+        logged_events = _log_events(applied)
+        encoded = (encode(complete), encode(logged_events))
+        logged_bytes = entry.logged_bytes + len(encoded[0]) + len(encoded[1])
+        snapshot = (
+            _encode_state(game, applied.state)
+            if outcome is not None
+            or do in game.slow_actions
+            or logged_bytes >= entry.snapshot_bytes * SNAPSHOT_LOG_SHARE
+            or entry.logged_actions + 1 >= MOST_ACTIONS_BETWEEN_SNAPSHOTS
+            else None
+        )
         work = Sessions.step_unit(
             record,
             version=record.version + 1,
             status="finished" if outcome else record.status,
-            snapshot=_encode_state(game, applied.state),
+            snapshot=snapshot,
             timers_removed=[key for key in record.timers if key not in timers],
             timers_set={key: t for key, t in timers.items() if record.timers.get(key) != t},
             action=ActionRecord(
-                session_id, record.version, interaction_id, player, complete, _log_events(applied), now
+                session_id, record.version, interaction_id, player, complete, logged_events, now
             ),
             used_words=[UsedWordRecord(w.round, w.player, w.word, w.lemma_key) for w in applied.used_words],
             extra=_ruling_statements(record, applied, now),
             results=_result_rows(outcome) if outcome else None,
             outcome_meta=_outcome_meta(outcome) if outcome else None,
             news=news,
+            encoded=encoded,
         )
         try:
             await self._write(session_id, work)
@@ -392,6 +445,13 @@ class SessionManager:
         record.status = "finished" if outcome else record.status
         record.updated_at = now
         entry.state = applied.state
+        if snapshot is not None:
+            record.snapshot_version = record.version
+            entry.snapshot_bytes, entry.logged_bytes, entry.logged_actions = len(snapshot), 0, 0
+        else:
+            entry.logged_bytes, entry.logged_actions = logged_bytes, entry.logged_actions + 1
+        if interaction_id is not None:
+            entry.remember(interaction_id, now)
         if timers != record.timers:
             record.timers = timers
             self._arm(record)
@@ -530,19 +590,18 @@ class SessionManager:
         live = self._live.get(session_id)
         if live is None:
             try:
-                loaded = await self.store.sessions.load(session_id)
-                if loaded is None:
+                stored = await self.store.sessions.load_with_tail(
+                    session_id, self.clock() - REPEAT_WINDOW_SECONDS
+                )
+                if stored is None:
                     raise NoSuchSession("engine.no_such_session")
-                record, snapshot = loaded
-                state = None
-                if snapshot is not None and record.game in self.games:
-                    state = self.games[record.game].load(json.loads(snapshot))
+                live = _restore(self.games.get(stored.record.game), stored)
             except GameError:
                 raise
             except (ValueError, TypeError, KeyError, AttributeError) as exc:
                 await self._close_unreadable(session_id, exc)
                 raise NoSuchSession("engine.unreadable") from exc
-            live = _Live(record, state, time.monotonic())
+            record = live.record
             if record.is_open:
                 self._live[session_id] = live
         live.last_used = time.monotonic()
@@ -644,6 +703,29 @@ class SessionManager:
                 await listener(result)
             except Exception:
                 log.exception("event listener failed for session %d", result.session.id)
+
+
+def _restore(game: Game | None, stored: StoredSession) -> _Live:
+    """The session's state: its last snapshot, and the actions logged since it applied again (each as it
+    was logged, chance included: the same state). A log the rules refuse is a damaged session: ValueError."""
+    record = stored.record
+    live = _Live(record, None, time.monotonic())
+    if stored.snapshot is None or game is None:
+        return live
+    state = game.load(json.loads(stored.snapshot))
+    for version, text in stored.tail:
+        try:
+            _, applied = step(game, state, record.seed, version, json.loads(text))
+        except GameError as error:
+            raise ValueError(f"action {version} of the log is refused on replay: {error.message}") from error
+        state = applied.state
+    live.state = state
+    live.snapshot_bytes = len(stored.snapshot)
+    live.logged_bytes = sum(len(text) for _, text in stored.tail)
+    live.logged_actions = len(stored.tail)
+    for interaction_id, at in sorted(stored.recent.items(), key=lambda item: item[1]):
+        live.remember(interaction_id, at)
+    return live
 
 
 def _encode_state(game: Game, state: Any) -> str:

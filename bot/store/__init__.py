@@ -29,6 +29,7 @@ from bot.store.repositories import (
     VoteRecord,
     Votes,
 )
+from bot.store.writer import DEFAULT_SYNCHRONOUS
 
 __all__ = [
     "ActionRecord",
@@ -69,8 +70,8 @@ class Store:
         self.turn_notices = TurnNotices(db)
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
-        return cls(await Database.open(path))
+    async def open(cls, path: str | Path, *, synchronous: str = DEFAULT_SYNCHRONOUS) -> Store:
+        return cls(await Database.open(path, synchronous=synchronous))
 
     def transaction(self) -> AbstractAsyncContextManager[Transaction]:
         return self.db.transaction()

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple, TypeVar, overload
 import aiosqlite
 
 from bot.store.migrations import MIGRATIONS
-from bot.store.writer import WriterProcess, WriterStopped
+from bot.store.writer import DEFAULT_SYNCHRONOUS, SYNCHRONOUS_MODES, Reply, WriterProcess, WriterStopped
 
 log = logging.getLogger(__name__)
 
@@ -68,10 +68,19 @@ class Database:
         self._drained = asyncio.Event()  # set while no batch is in flight
         self._drained.set()
         self._writer: WriterProcess | None = None
+        # The longest a batch kept the writer process (its commit and any log catch-up before it), seconds.
+        self.longest_commit = 0.0
 
     @classmethod
-    async def open(cls, path: str | Path) -> Database:
-        """Open (creating a fresh path), check and migrate; UnusableDatabase for a file that is not one."""
+    async def open(cls, path: str | Path, *, synchronous: str = DEFAULT_SYNCHRONOUS) -> Database:
+        """Open (creating a fresh path), check and migrate; UnusableDatabase for a file that is not one.
+
+        `synchronous` (FULL or NORMAL, writer.SYNCHRONOUS_MODES) is how both connections commit: with FULL,
+        nothing is acknowledged to a player before it is on the disk."""
+        if synchronous not in SYNCHRONOUS_MODES:
+            raise ValueError(
+                f"synchronous must be one of {', '.join(SYNCHRONOUS_MODES)}, not {synchronous!r}"
+            )
         if str(path) != ":memory:":
             file = Path(path)
             if _is_empty_file(file):
@@ -89,12 +98,12 @@ class Database:
                 "PRAGMA journal_mode=WAL",
                 "PRAGMA foreign_keys=ON",
                 "PRAGMA busy_timeout=5000",
-                "PRAGMA synchronous=NORMAL",
+                f"PRAGMA synchronous={synchronous}",
             ):
                 await connection.execute(pragma)
             if str(path) != ":memory:":
                 # Started now, it boots while the file is checked and migrated.
-                database._writer = WriterProcess.start(str(path), database._finished)
+                database._writer = WriterProcess.start(str(path), database._finished, synchronous)
             # A truncated or damaged file fails here, at start-up, rather than in the middle of a game.
             row = await database.fetch_one("PRAGMA quick_check")
             if row is None or row[0] != "ok":
@@ -203,10 +212,12 @@ class Database:
         else:
             self._finished(("ok", task.result()))
 
-    def _finished(self, reply: tuple[str, Any]) -> None:
+    def _finished(self, reply: Reply) -> None:
         """A batch's reply: settle every unit's future, then send what arrived meanwhile."""
         batch, self._in_flight = self._in_flight, []
-        kind, value = reply
+        kind, value = reply[0], reply[1]
+        if len(reply) > 2:
+            self.longest_commit = max(self.longest_commit, reply[2])
         for index, (_, future) in enumerate(batch):
             if future.done():
                 continue

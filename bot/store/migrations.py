@@ -176,4 +176,10 @@ MIGRATIONS: list[str] = [
         previous_id  INTEGER
     );
     """,
+    # 7: the snapshot is written now and then, no longer at every action: `snapshot_version` is the version of
+    # the state it holds, and the actions logged from that version on are replayed when the session loads.
+    """
+    ALTER TABLE sessions ADD COLUMN snapshot_version INTEGER NOT NULL DEFAULT 0;
+    UPDATE sessions SET snapshot_version = version;
+    """,
 ]

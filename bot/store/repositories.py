@@ -62,6 +62,7 @@ class SessionRecord:
     created_at: float = 0.0
     updated_at: float = 0.0
     names: dict[str, str] = field(default_factory=dict)  # user id -> display name when they joined
+    snapshot_version: int = 0  # the version of the state the stored snapshot holds (≤ version)
 
     def name(self, user_id: str) -> str:
         return self.names.get(user_id, user_id)
@@ -90,7 +91,20 @@ class SessionRecord:
             created_at=row["created_at"],
             updated_at=row["updated_at"],
             names=json.loads(row["names"]),
+            snapshot_version=row["snapshot_version"],
         )
+
+
+@dataclass
+class StoredSession:
+    """A session as stored: its record, its last snapshot (text) and the actions logged since it (the tail:
+    version and action, in order), which bring the snapshot up to `record.version`."""
+
+    record: SessionRecord
+    snapshot: str | None
+    tail: list[tuple[int, str]]
+    # The interactions applied since the moment asked for, with when each was applied.
+    recent: dict[str, float]
 
 
 @dataclass
@@ -152,13 +166,14 @@ class Sessions:
         """Every field of the record, timers included (tests and tools; the engine writes what changed)."""
         await tx.execute(
             "UPDATE sessions SET status = ?, players = ?, options = ?, setup = ?, snapshot = ?, version = ?,"
-            " message_id = ?, updated_at = ?, names = ? WHERE id = ?",
+            " snapshot_version = ?, message_id = ?, updated_at = ?, names = ? WHERE id = ?",
             (
                 record.status,
                 _dumps(record.players),
                 _dumps(record.options),
                 _dumps(record.setup),
                 None if record.snapshot is None else encode(record.snapshot),
+                record.version,
                 record.version,
                 record.message_id,
                 record.updated_at,
@@ -182,13 +197,42 @@ class Sessions:
         return record
 
     async def load(self, session_id: int) -> tuple[SessionRecord, str | None] | None:
-        """The session with its timers, and its snapshot as stored text (the game parses it)."""
+        """The session with its timers, and its last snapshot as stored text (at `snapshot_version`)."""
         row = await self._db.fetch_one("SELECT * FROM sessions WHERE id = ?", (session_id,))
         if row is None:
             return None
         record = SessionRecord.from_row(row)
         record.timers = await self.timers(session_id)
         return record, row["snapshot"]
+
+    async def load_with_tail(self, session_id: int, recent_since: float) -> StoredSession | None:
+        """The session, its last snapshot and the actions logged after it; and the interactions applied
+        since `recent_since` (a repeated interaction is recognised without reading the log again).
+
+        Call it holding the session's lock: nothing else writes the session meanwhile. A tail with a gap
+        (a log that does not reach the record's version) is a damaged session: ValueError."""
+        loaded = await self.load(session_id)
+        if loaded is None:
+            return None
+        record, snapshot = loaded
+        rows = await self._db.fetch_all(
+            "SELECT version, interaction_id, action, created_at FROM actions WHERE session_id = ?"
+            " AND (version >= ? OR created_at >= ?) ORDER BY version",
+            (session_id, record.snapshot_version, recent_since),
+        )
+        tail = [(row["version"], row["action"]) for row in rows if row["version"] >= record.snapshot_version]
+        tail = [(version, action) for version, action in tail if version < record.version]
+        if [version for version, _ in tail] != list(range(record.snapshot_version, record.version)):
+            raise ValueError(
+                f"the log of session {session_id} does not lead from its snapshot (version"
+                f" {record.snapshot_version}) to version {record.version}"
+            )
+        recent = {
+            row["interaction_id"]: row["created_at"]
+            for row in rows
+            if row["interaction_id"] is not None and row["created_at"] >= recent_since
+        }
+        return StoredSession(record, snapshot, tail, recent)
 
     async def header(self, session_id: int) -> SessionRecord | None:
         """Only the columns that are never JSON: enough to close a session whose data cannot be read."""
@@ -269,7 +313,7 @@ class Sessions:
         *,
         version: int,
         status: str,
-        snapshot: str,
+        snapshot: str | None,
         timers_removed: list[str],
         timers_set: dict[str, Any],
         action: ActionRecord,
@@ -278,10 +322,12 @@ class Sessions:
         outcome_meta: dict[str, Any] | None,
         extra: list[Statement] | None = None,
         news: Mapping[str, list[dict[str, Any]]] | None = None,
+        encoded: tuple[str, str] | None = None,
     ) -> list[Statement]:
-        """One applied action: the log, the used words, the snapshot, the timers, the results, the news it
-        told players who did not act (`news`: per player). The snapshot and version move forward only from
-        the version this step was made on. A step that closes the session drops its news instead."""
+        """One applied action: the log, the used words, the version (and the snapshot, when one is due), the
+        timers, the results, the news it told players who did not act (`news`: per player). The version
+        moves forward only from the version this step was made on. A step that closes the session drops its
+        news instead. `encoded`: the action and its events as JSON already (the caller measured them)."""
         unit = [
             Statement(
                 "INSERT INTO actions (session_id, version, interaction_id, player, action, events, created_at)"
@@ -291,14 +337,20 @@ class Sessions:
                     action.version,
                     action.interaction_id,
                     action.player,
-                    encode(action.action),
-                    encode(action.events),
+                    *(encoded or (encode(action.action), encode(action.events))),
                     action.created_at,
                 ),
             ),
             Statement(
-                "UPDATE sessions SET snapshot = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?",
-                (snapshot, version, action.created_at, record.id, record.version),
+                "UPDATE sessions SET snapshot = ?, snapshot_version = ?, version = ?, updated_at = ?"
+                " WHERE id = ? AND version = ?",
+                (snapshot, version, version, action.created_at, record.id, record.version),
+                one_row=True,
+            )
+            if snapshot is not None
+            else Statement(
+                "UPDATE sessions SET version = ?, updated_at = ? WHERE id = ? AND version = ?",
+                (version, action.created_at, record.id, record.version),
                 one_row=True,
             ),
         ]
@@ -362,8 +414,8 @@ class Sessions:
     ) -> None:
         """A lobby becomes a game: status, first snapshot and timers, only if it is still the lobby."""
         cursor = conn.execute(
-            "UPDATE sessions SET status = 'active', snapshot = ?, setup = ?, updated_at = ? WHERE id = ? AND"
-            " status = 'lobby' AND version = ?",
+            "UPDATE sessions SET status = 'active', snapshot = ?, snapshot_version = version, setup = ?,"
+            " updated_at = ? WHERE id = ? AND status = 'lobby' AND version = ?",
             (snapshot, _dumps(setup), now, record.id, record.version),
         )
         if cursor.rowcount != 1:

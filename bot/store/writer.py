@@ -27,6 +27,7 @@ import struct
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -39,17 +40,22 @@ READY = b"ready"
 # batches, so that its next commit starts the log again from its beginning; the file is cut back to it. That
 # stops the commits for one or two fsyncs (5–40 ms here), so it happens seldom: a minute apart at 200
 # actions/s, seconds apart only at full load.
-LOG_RESTART_FRAMES = 65_536
+LOG_RESTART_FRAMES = 4_096
+# How a commit reaches the disk (`SYNCHRONOUS`): FULL, the default, syncs the log at every commit, so an
+# acknowledged action survives a power cut; NORMAL syncs only at checkpoints (faster, and the last second
+# of actions players saw applied can be lost with the machine, never with the bot alone).
+SYNCHRONOUS_MODES = ("FULL", "NORMAL")
+DEFAULT_SYNCHRONOUS = "FULL"
 PRAGMAS = (
     "PRAGMA busy_timeout=5000",
     "PRAGMA foreign_keys=ON",
-    "PRAGMA synchronous=NORMAL",
     "PRAGMA wal_autocheckpoint=0",  # checkpoints run beside the commits (Checkpoints)
     f"PRAGMA journal_size_limit={LOG_RESTART_FRAMES * 4096}",
 )
 
-# What the database gets back for a batch: the outcome of each unit, or the error of the whole batch.
-Reply = tuple[str, Any]
+# What the database gets back for a batch: the outcome of each unit, or the error of the whole batch (and,
+# from the writer process, how long the batch kept the writer: `Database.longest_commit`).
+Reply = tuple[str, Any] | tuple[str, Any, float]
 
 
 class WriterStopped(RuntimeError):
@@ -64,8 +70,9 @@ class WriterProcess:
     """The parent's side: send a batch without blocking, hear the reply on the event loop (or earlier,
     when `poll` finds it already there)."""
 
-    def __init__(self, path: str, on_reply: Callable[[Reply], None]) -> None:
+    def __init__(self, path: str, on_reply: Callable[[Reply], None], synchronous: str) -> None:
         self._path = path
+        self._synchronous = synchronous
         self._on_reply = on_reply
         self._process: subprocess.Popen[bytes] | None = None
         self._inbox = bytearray()
@@ -75,10 +82,12 @@ class WriterProcess:
         self._waiting_to_write = False
 
     @classmethod
-    def start(cls, path: str, on_reply: Callable[[Reply], None]) -> WriterProcess:
+    def start(
+        cls, path: str, on_reply: Callable[[Reply], None], synchronous: str = DEFAULT_SYNCHRONOUS
+    ) -> WriterProcess:
         """Start the child, which opens its connection while the caller goes on (OSError if it cannot be
         started at all); `ready()` waits for it."""
-        writer = cls(path, on_reply)
+        writer = cls(path, on_reply, synchronous)
         writer._spawn(asyncio.get_running_loop().create_future())
         return writer
 
@@ -94,7 +103,13 @@ class WriterProcess:
             "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
         }
         self._process = subprocess.Popen(
-            [sys.executable, "-c", "from bot.store.writer import main; main()", self._path],
+            [
+                sys.executable,
+                "-c",
+                "from bot.store.writer import main; main()",
+                self._path,
+                self._synchronous,
+            ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,
@@ -220,16 +235,16 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def _reply_frame(reply: Reply) -> bytes:
-    """The reply as one frame; a value that cannot cross the pipe as itself (an error of a library's own
-    type, say) crosses as a RuntimeError that names it."""
+def _reply_frame(reply: tuple[str, Any], took: float) -> bytes:
+    """The reply and how long the batch took, as one frame; a value that cannot cross the pipe as itself (an
+    error of a library's own type, say) crosses as a RuntimeError that names it."""
+    kind, value = reply
     try:
-        return frame(pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL))
+        return frame(pickle.dumps((kind, value, took), protocol=pickle.HIGHEST_PROTOCOL))
     except Exception:
-        kind, value = reply
         values = value if kind == "ok" else [(False, value)]
         safe = [(ok, _crossable(item)) for ok, item in values]
-        return frame(pickle.dumps((kind, safe if kind == "ok" else safe[0][1])))
+        return frame(pickle.dumps((kind, safe if kind == "ok" else safe[0][1], took)))
 
 
 def _crossable(value: Any) -> Any:
@@ -250,7 +265,7 @@ class Checkpoints:
     writer's connection between two batches, and the next commit starts the log from its beginning.
     """
 
-    def __init__(self, path: str, interval: float = 1.0, restart_frames: int = LOG_RESTART_FRAMES) -> None:
+    def __init__(self, path: str, interval: float = 0.05, restart_frames: int = LOG_RESTART_FRAMES) -> None:
         self._path = path
         self._interval = interval
         self._restart_frames = restart_frames
@@ -294,31 +309,39 @@ class Checkpoints:
         self._thread.join()
 
 
-def serve(path: str, requests: int, replies: int) -> int:
+def serve(path: str, requests: int, replies: int, synchronous: str = DEFAULT_SYNCHRONOUS) -> int:
     """Commit batches until the parent closes our input; the exit code."""
     from bot.store.database import commit_batch
 
+    if synchronous not in SYNCHRONOUS_MODES:
+        return 2
     try:
         connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        for pragma in PRAGMAS:
+        for pragma in (*PRAGMAS, f"PRAGMA synchronous={synchronous}"):
             connection.execute(pragma)
     except sqlite3.Error:
         return 2  # the parent's own check of the file says what is wrong with it, in one line
     checkpoints = Checkpoints(path)
+    caught_up = 0.0
     try:
         _write_all(replies, frame(READY))
         while (header := _read_exactly(requests, HEADER.size)) is not None:
             payload = _read_exactly(requests, HEADER.unpack(header)[0])
             if payload is None:
                 break
-            reply: Reply
+            started = time.perf_counter()
+            reply: tuple[str, Any]
             try:
                 reply = ("ok", commit_batch(connection, pickle.loads(payload)))
             except Exception as exc:
                 reply = ("failed", exc)
-            _write_all(replies, _reply_frame(reply))
+            # How long this batch waited for the writer: its commit, and the catch-up that came before it.
+            took = time.perf_counter() - started + caught_up
+            _write_all(replies, _reply_frame(reply, took))
             checkpoints.wrote()
+            started = time.perf_counter()
             checkpoints.catch_up(connection)
+            caught_up = time.perf_counter() - started
     except BrokenPipeError:
         return 1  # the parent is gone
     finally:
@@ -333,4 +356,4 @@ def main() -> None:
     # Frames travel on private copies of stdin/stdout; a stray print goes to stderr, never into a frame.
     requests, replies = os.dup(0), os.dup(1)
     os.dup2(2, 1)
-    sys.exit(serve(sys.argv[1], requests, replies))
+    sys.exit(serve(sys.argv[1], requests, replies, *sys.argv[2:3]))

@@ -16,14 +16,15 @@ from bot.engine.sessions import SessionManager
 from bot.games import make_game
 from bot.store import Store
 from tests.engine.race_game import RaceGame
+from tests.engine.restored import restored_state
 
 
-async def replayed_snapshot(store: Store, game, session_id: int) -> tuple[dict, int]:
-    """The state the stored log replays to, and the log's length."""
+async def replayed_snapshot(store: Store, game, session_id: int, upto: int | None = None) -> tuple[dict, int]:
+    """The state the stored log replays to from the start (its first `upto` actions), and the log's length."""
     record = await store.sessions.get(session_id)
     state = game.new_game(record.options, record.players, record.setup, random.Random(record.seed))
     log = await store.actions.for_session(session_id)
-    for entry in log:
+    for entry in log[:upto]:
         _, applied = step(game, state, record.seed, entry.version, entry.action)
         state = applied.state
     return game.dump(state), len(log)
@@ -31,9 +32,11 @@ async def replayed_snapshot(store: Store, game, session_id: int) -> tuple[dict, 
 
 async def assert_store_is_consistent(store: Store, game, session_id: int) -> None:
     record = await store.sessions.get(session_id)
-    snapshot, length = await replayed_snapshot(store, game, session_id)
+    whole, length = await replayed_snapshot(store, game, session_id)
     assert record.version == length
-    assert record.snapshot == snapshot
+    # The snapshot is the state at its version exactly; with the log after it, the state at the last one.
+    assert record.snapshot == (await replayed_snapshot(store, game, session_id, record.snapshot_version))[0]
+    assert await restored_state(store, game, session_id) == whole
 
 
 async def test_a_read_racing_an_action_on_an_evicted_session_cannot_freeze_the_game(tmp_path):
@@ -123,7 +126,7 @@ async def _interleavings(path, batches) -> None:
                 await assert_store_is_consistent(store, game, sid)
                 # What memory serves is what the store holds.
                 assert (await manager.session(sid)).version == (await store.sessions.get(sid)).version
-                assert game.dump(await manager.state(sid)) == (await store.sessions.get(sid)).snapshot
+                assert game.dump(await manager.state(sid)) == await restored_state(store, game, sid)
     finally:
         await manager.close()
         await store.close()

@@ -28,7 +28,19 @@ async def test_pragmas_are_set(store):
     assert (await store.db.fetch_one("PRAGMA journal_mode"))[0] == "wal"
     assert (await store.db.fetch_one("PRAGMA foreign_keys"))[0] == 1
     assert (await store.db.fetch_one("PRAGMA busy_timeout"))[0] == 5000
-    assert (await store.db.fetch_one("PRAGMA synchronous"))[0] == 1  # NORMAL
+    assert (await store.db.fetch_one("PRAGMA synchronous"))[0] == 2  # FULL: acknowledged means on disk
+
+
+async def test_both_connections_commit_as_the_operator_chose(tmp_path):
+    store = await Store.open(tmp_path / "bot.db", synchronous="NORMAL")
+    try:
+        assert (await store.db.fetch_one("PRAGMA synchronous"))[0] == 1
+        writer = store.db._writer
+        assert writer is not None and writer._process is not None and writer._process.args[-1] == "NORMAL"
+    finally:
+        await store.close()
+    with pytest.raises(ValueError, match="synchronous"):
+        await Store.open(tmp_path / "other.db", synchronous="OFF")
 
 
 async def test_migrations_bring_a_new_file_to_the_latest_version(store):

@@ -187,7 +187,7 @@ async def test_an_error_that_cannot_cross_the_pipe_arrives_as_one_that_names_it(
 def wal_frames_after_steady_writes(path, catch_up: bool) -> int:
     """Commit after commit with no pause, as under full load; the log's length at the end, in frames."""
     connection = sqlite3.connect(path, isolation_level=None)
-    for pragma in PRAGMAS + ("PRAGMA journal_mode=WAL",):
+    for pragma in PRAGMAS + ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL"):
         connection.execute(pragma)
     connection.execute("CREATE TABLE IF NOT EXISTS rows (id INTEGER PRIMARY KEY, data BLOB)")
     checkpoints = Checkpoints(str(path), interval=0.01, restart_frames=500)
@@ -214,3 +214,10 @@ def test_under_steady_writes_the_log_starts_again_instead_of_growing_without_end
     kept = wal_frames_after_steady_writes(tmp_path / "kept.db", catch_up=True)
     assert grown > 5_000
     assert kept < 2_000
+
+
+async def test_the_writer_tells_how_long_each_batch_kept_it(store):
+    assert store.db.longest_commit == 0.0
+    await asyncio.gather(*(store.db.run(meta_row(f"k{n}", "v")) for n in range(50)))
+    # A commit with its sync to the disk: above nothing, and far below a second on any disk.
+    assert 0.0 < store.db.longest_commit < 1.0
