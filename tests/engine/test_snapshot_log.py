@@ -147,3 +147,19 @@ async def test_a_repeated_interaction_is_recognised_after_a_restart_and_after_ma
         assert last.duplicate and last.events[0]["player"] == "bob"
     finally:
         await restarted.close()
+
+
+async def test_a_restored_state_shares_each_string_with_its_equals(env):
+    manager, store = env
+    sid = await started(manager)
+    for turn in range(6):
+        await manager.act(sid, ("ann", "bob")[turn % 2], {"do": "advance", "by": 1})
+    restarted = SessionManager(store, {"race": RaceGame()})
+    try:
+        state = await restarted.state(sid)
+        # "ann" as a seat, a score's key and in every move of the history: one string, not eight.
+        names = [state.players[0], *[key for key in state.scores if key == "ann"]]
+        names += [move["player"] for move in state.history if move["player"] == "ann"]
+        assert len(names) == 5 and all(name is names[0] for name in names)
+    finally:
+        await restarted.close()
