@@ -177,6 +177,25 @@ def test_the_name_check_sees_a_game_in_code_but_not_in_prose(tmp_path, monkeypat
     ]  # fmt: skip
 
 
+def test_a_game_whose_cog_is_still_to_come_is_never_loaded_nor_offered(monkeypatch):
+    """`rules_only`: the rules run in their tests, but no bot loads a cog that does not exist yet, not even
+    where EXTRA_GAMES names the game."""
+    from dataclasses import replace
+
+    from bot.games import registry
+
+    first = every_game()[0]
+    declared = (
+        replace(first, name="ready", listed=False),
+        replace(first, name="early", title="Early", listed=True, rules_only=True),
+    )
+    monkeypatch.setattr(registry, "_discovered", lambda: declared)
+    assert [info.name for info in registry.every_game()] == ["ready", "early"]
+    assert [info.name for info in registry.games_with_a_table()] == ["ready"]
+    assert [info.name for info in registry.loaded_games(("ready", "early"))] == ["ready"]
+    assert "early" not in [info.name for info in registry.listed_games()]
+
+
 @pytest.mark.parametrize("info", every_game(), ids=lambda info: info.name)
 def test_each_game_declaration_is_complete(info):
     """What a declaration names exists: the cog extension, the picture modules, the rules page (shipped
