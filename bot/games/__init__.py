@@ -9,7 +9,15 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from bot.games.registry import GameInfo, every_game, game_info, listed_games, loaded_games, make_game
+from bot.games.registry import (
+    GameInfo,
+    every_game,
+    game_info,
+    games_with_a_table,
+    listed_games,
+    loaded_games,
+    make_game,
+)
 
 __all__ = [
     "GAME_PACKAGES",
@@ -17,6 +25,7 @@ __all__ = [
     "GameInfo",
     "every_game",
     "game_info",
+    "games_with_a_table",
     "listed_games",
     "loaded_games",
     "make_game",

@@ -45,6 +45,10 @@ class GameInfo:
     # False: the game is loaded only where EXTRA_GAMES names it (tests, a developer's bot), never offered to
     # servers by default.
     listed: bool = True
+    # True while a game's rules have landed but its cog has not: the bot never loads it (not even where
+    # EXTRA_GAMES names it) and the tests that need a table skip it; the rules' tests (conformance, scenarios,
+    # replay) run it all the same. The cog's arrival removes the flag.
+    rules_only: bool = False
 
     @property
     def extension(self) -> str:
@@ -78,16 +82,22 @@ def every_game() -> tuple[GameInfo, ...]:
 
 
 def listed_games() -> tuple[GameInfo, ...]:
-    """The games offered to servers."""
-    return tuple(info for info in _discovered() if info.listed)
+    """The games offered to servers (a game whose cog is still to come is never offered)."""
+    return tuple(info for info in _discovered() if info.listed and not info.rules_only)
+
+
+def games_with_a_table() -> tuple[GameInfo, ...]:
+    """Every declared game that has its cog (all but the `rules_only` ones), listed or not."""
+    return tuple(info for info in _discovered() if not info.rules_only)
 
 
 def loaded_games(extra: tuple[str, ...] | list[str] = ()) -> tuple[GameInfo, ...]:
-    """The games a bot loads: the listed ones and the unlisted ones named in `extra` (EXTRA_GAMES)."""
+    """The games a bot loads: the listed ones and the unlisted ones named in `extra` (EXTRA_GAMES), never a
+    game whose cog is still to come (`rules_only`)."""
     unknown = set(extra) - {info.name for info in _discovered()}
     if unknown:
         raise KeyError(f"no such game: {', '.join(sorted(unknown))}")
-    return tuple(info for info in _discovered() if info.listed or info.name in extra)
+    return tuple(info for info in games_with_a_table() if info.listed or info.name in extra)
 
 
 def game_info(name: str) -> GameInfo:

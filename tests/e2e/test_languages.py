@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.games import GameInfo, every_game
+from bot.games import GameInfo, games_with_a_table
 from bot.i18n import keys, t
 
 from .conftest import requires_product
@@ -21,7 +21,7 @@ from .driver import Message, Table
 pytestmark = requires_product
 
 LANGUAGES = ["en", "fr", "de"]
-GAMES = every_game()
+GAMES = games_with_a_table()  # a game whose cog is still to come has no table to open
 
 
 @pytest.fixture(autouse=True)

@@ -23,6 +23,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "topstop": {"check_words": False},
     "topwords": {"check_words": False},
     "skeleton": {},
+    "topple": {},
     "race": {"target": 50},
 }
 SUBJECTS = [*GAME_PACKAGES, "race"]
@@ -150,6 +151,8 @@ PLAYOUTS: list[tuple[str, dict[str, Any]]] = [
     ("topstop", {"check_words": False}),
     ("topstop", {"check_words": False, "mode": "advanced"}),
     ("topwords", {"check_words": False}),
+    ("topple", {}),
+    ("topple", {"variant": "young"}),
     ("race", {"target": 30}),
 ]
 

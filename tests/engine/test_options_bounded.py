@@ -18,6 +18,7 @@ BASE: dict[str, dict[str, Any]] = {
     "topstop": {"check_words": False},
     "topwords": {"check_words": False},
     "skeleton": {},
+    "topple": {},
 }
 # Each numeric option: (lowest accepted, highest accepted, whether fractions are accepted).
 BOUNDS: dict[str, dict[str, tuple[float, float, bool]]] = {
@@ -36,6 +37,7 @@ BOUNDS: dict[str, dict[str, tuple[float, float, bool]]] = {
         "turn_seconds": (0, 24 * 3600, False),
     },
     "skeleton": {"target": (3, 60, False), "turn_seconds": (10, 3600, False)},
+    "topple": {"target": (1, 1000, False), "turn_seconds": (10, 3600, False)},
 }
 
 

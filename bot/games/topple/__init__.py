@@ -1,0 +1,37 @@
+"""Topple: roll the die, place a piece on a square of the level it allows, score rows of five and tall stacks,
+and keep the board from toppling (seeds/topple-rules.txt; RULES-NOTES.md, Topple; docs/rules/topple.md).
+
+Its rules have landed before its table: `rules_only=True` keeps the bot from loading a cog that does not exist
+yet (not even with EXTRA_GAMES), while the conformance suite, the scenarios and the replay run the rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.engine.game import Game
+from bot.games.registry import GameInfo
+from bot.games.topple.game import Topple
+from bot.games.topple.state import State
+from bot.i18n import N_
+
+__all__ = ["GAME", "State", "Topple", "make"]
+
+
+def make(words: Any) -> Game:
+    """The rules object; Topple checks no words, so it ignores the words service."""
+    game: Game = Topple()
+    return game
+
+
+GAME = GameInfo(
+    name="topple",
+    title="Topple",
+    colour=0x1ABC9C,
+    make=make,
+    rules_summary=N_("topple.rules.summary"),
+    # A low target ends a game at the end of its first round; the young version ends at its first topples.
+    play_options=({"target": 5}, {"variant": "young"}),
+    listed=False,
+    rules_only=True,
+)
