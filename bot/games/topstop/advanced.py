@@ -217,6 +217,19 @@ def player_left(state: TopStopState, player: str, step: StepLike) -> None:
     _continue(state, step)
 
 
+def abandon_draw(state: TopStopState) -> None:
+    """The game ends (or goes to its tiebreak) in the middle of The Draw: a face-down Level card goes back
+    under the deck and a card still waiting for its choice is discarded unplayed."""
+    adv, cards = _adv(state), state.round.cards
+    if cards is not None:
+        adv.level_deck += cards.drawn
+        cards.drawn = []
+    if adv.choice is not None:
+        if adv.choice.kind != "letter":
+            adv.ba_discard.append(adv.choice.card)
+        adv.choice = None
+
+
 # -- actions -----------------------------------------------------------------------------------------------
 
 

@@ -122,10 +122,8 @@ class TopStop:
             "dispute": self._dispute,
             "vote": self._vote,
             "leave": self._leave,
-            "draw": lambda state, action, step: advanced.draw(state, action, step),
-            "choose": lambda state, action, step: advanced.choose(
-                state, action, step, self._category_words(state)
-            ),
+            "draw": self._draw,
+            "choose": self._choose,
         }
         self._system_actions: dict[str, Handler] = {
             "end_writing": self._end_writing,
@@ -593,6 +591,14 @@ class TopStop:
                 if dispute.tally.everyone_voted:
                     _close_dispute(state, step)
 
+    def _draw(self, state: TopStopState, action: Action, step: _Step) -> None:
+        advanced.draw(state, action, step)
+        _victory_in_the_draw(state, step)
+
+    def _choose(self, state: TopStopState, action: Action, step: _Step) -> None:
+        advanced.choose(state, action, step, self._category_words(state))
+        _victory_in_the_draw(state, step)
+
     # -- system actions ---------------------------------------------------------------------------
 
     def _end_writing(self, state: TopStopState, action: Action, step: _Step) -> None:
@@ -999,6 +1005,25 @@ def _finish(state: TopStopState, winners: list[str], reason: str, step: _Step) -
     step.events.append(
         {"type": "game_over", "winners": list(winners), "scores": dict(state.scores), "reason": reason}
     )
+
+
+def _victory_in_the_draw(state: TopStopState, step: _Step) -> None:
+    """Advanced game: "the first player to reach the required winning score claims victory", and Ba Oossee
+    points are added "immediately" (RULES-NOTES): a card of The Draw that brings players to the target ends
+    the game at once, before the spin. The highest score wins; a tie at the top plays the tiebreak rounds."""
+    if state.phase not in (DRAW, SPIN) or not state.rounds or state.round.tiebreak:
+        return
+    seated = state.seated
+    if not any(state.scores[p] >= state.options.target for p in seated):
+        return
+    advanced.abandon_draw(state)
+    leaders = _leaders(state, seated)
+    if len(leaders) == 1:
+        _finish(state, leaders, "target", step)
+        return
+    state.tiebreakers = leaders
+    step.events.append({"type": "tiebreak", "players": list(leaders)})
+    _start_round(state, advanced.next_spinner(state, state.round.spinner), step)
 
 
 def _copy_for_step(state: TopStopState) -> TopStopState:
