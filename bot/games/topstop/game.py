@@ -63,7 +63,11 @@ LETTERS = string.ascii_uppercase  # Components: a board of 26 letters
 MAX_WORD_LENGTH = 40
 MAX_WORDS = 10
 SAMPLED_WORDS = 12  # sample_action draws from the first words of a list on the letter: players share some
-NAME_COUNTRIES = ("lb", "fr", "de")  # first-name lists of bot.words (Level VII)
+NAME_COUNTRIES = ("lb", "fr", "de")
+# The ways to play (the rulebook's TIP, RULES-NOTES): base (ages 7-11), levels (12-15: the base game plus
+# the Level cards) and advanced (16+: Level and Ba Oossee cards). The last two play The Draw.
+MODES = ("base", "levels", "advanced")
+CARD_MODES = frozenset({"levels", "advanced"})  # first-name lists of bot.words (Level VII)
 # Why the game ended (state.end_reason), as the engine tells it.
 TERMINATIONS = {
     "target": Termination.TARGET_REACHED,
@@ -154,7 +158,7 @@ class TopStop:
         unknown = set(setup) - {"first_player", "server_words"} - advanced.SETUP_KEYS
         if unknown:
             raise BadAction("topstop.unknown_setup", keys=", ".join(sorted(unknown)))
-        if opts.mode != "advanced":
+        if opts.mode not in CARD_MODES:
             advanced.check_base_setup(setup)
         state = TopStopState(
             options=opts,
@@ -162,7 +166,11 @@ class TopStop:
             phase=FIRST_SPIN,
             scores={p: 0 for p in seats},
             penalties={p: 0 for p in seats},
-            advanced=advanced.new_cards(seats, setup, rng) if opts.mode == "advanced" else None,
+            advanced=(
+                advanced.new_cards(seats, setup, rng, ba_oossee=opts.mode == "advanced")
+                if opts.mode in CARD_MODES
+                else None
+            ),
             server_words=checked_server_words(setup.get("server_words", {})),
         )
         first = setup.get("first_player")
@@ -785,7 +793,7 @@ def _parse_options(options: Mapping[str, Any], player_count: int) -> Options:
     if language not in LANGUAGES:
         raise BadAction("topstop.language", languages=", ".join(LANGUAGES), language=repr(language))
     mode = options.get("mode", "base")
-    if mode not in ("base", "advanced"):
+    if mode not in MODES:
         raise BadAction("topstop.unknown_mode", mode=repr(mode))
     today = options.get("today")
     if today is not None:
