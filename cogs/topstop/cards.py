@@ -117,7 +117,9 @@ def table_lines(record: SessionRecord, view: dict[str, Any], lang: str) -> list[
         )
     elif view["phase"] == "draw" and not current.get("decided"):
         spinner = (view.get("round") or {}).get("spinner")
-        waits = "topstop.cards.draw_waits_levels" if _levels_only(view) else "topstop.cards.draw_waits"
+        waits = (
+            N_("topstop.cards.draw_waits_levels") if _levels_only(view) else N_("topstop.cards.draw_waits")
+        )
         lines.append(t(waits, lang, player=_name(record, spinner or "")))
     return lines
 
@@ -137,7 +139,12 @@ def draw_prompt(session_id: int, view: dict[str, Any], lang: str) -> tuple[str, 
         items.append(
             components.button(
                 spec.encode(session_id, level="yes", round=number),
-                t("topstop.cards.button.level_only" if levels_only else "topstop.cards.button.level", lang),
+                t(
+                    N_("topstop.cards.button.level_only")
+                    if levels_only
+                    else N_("topstop.cards.button.level"),
+                    lang,
+                ),
                 style=discord.ButtonStyle.primary,
                 emoji="🎚️",
             )
@@ -146,13 +153,15 @@ def draw_prompt(session_id: int, view: dict[str, Any], lang: str) -> tuple[str, 
         components.button(
             spec.encode(session_id, level="no", round=number),
             t(
-                "topstop.cards.button.no_level" if levels_only else "topstop.cards.button.ba_oossee_only",
+                N_("topstop.cards.button.no_level")
+                if levels_only
+                else N_("topstop.cards.button.ba_oossee_only"),
                 lang,
             ),
             emoji="🎴",
         )
     )
-    prompt = "topstop.cards.draw_prompt_levels" if levels_only else "topstop.cards.draw_prompt"
+    prompt = N_("topstop.cards.draw_prompt_levels") if levels_only else N_("topstop.cards.draw_prompt")
     return t(prompt, lang), items
 
 
