@@ -63,7 +63,7 @@ LETTERS = string.ascii_uppercase  # Components: a board of 26 letters
 MAX_WORD_LENGTH = 40
 MAX_WORDS = 10
 SAMPLED_WORDS = 12  # sample_action draws from the first words of a list on the letter: players share some
-NAME_COUNTRIES = ("lb", "fr", "de")
+NAME_COUNTRIES = ("en", "fr", "de", "lb")  # first-name lists of bot.words (Level VII)
 # The ways to play (the rulebook's TIP, RULES-NOTES): base (ages 7-11), levels (12-15: the base game plus
 # the Level cards) and advanced (16+: Level and Ba Oossee cards). The last two play The Draw.
 MODES = ("base", "levels", "advanced")
