@@ -130,9 +130,10 @@ class TopBot(commands.Bot):
         self.logged_in.set()  # discord.py calls this once Discord has taken the token
         monitor.share_the_interpreter()
         threshold = self.settings.stall_log_ms / 1000
-        self._watchdog = monitor.StallWatchdog(asyncio.get_running_loop(), threshold=threshold)
+        # Stalls while the bot starts are expected (INFO) until the set-up is done (`settled`).
+        self._watchdog = monitor.StallWatchdog(asyncio.get_running_loop(), threshold=threshold, starting=True)
         self._watchdog.start()
-        self._collections = monitor.SlowCollections(threshold)
+        self._collections = monitor.SlowCollections(threshold, starting=True)
         self._collections.start()
         self.pictures.start()
         if not hasattr(self, "store"):
@@ -168,6 +169,8 @@ class TopBot(commands.Bot):
             log.exception("loading the dictionaries failed; each loads on first use instead")
         if self.application_id:
             log.info("invite the bot with: %s", invite_url(self.application_id))
+        self._watchdog.settled()
+        self._collections.settled()
         self.set_up.set()
 
     async def sync_commands(self) -> bool:

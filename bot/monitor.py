@@ -32,6 +32,8 @@ from pathlib import Path
 
 log = logging.getLogger(__name__)
 
+# A stall or slow collection while the bot starts (imports, opening the word tables) is expected: INFO.
+STARTING_LEVEL = logging.INFO
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100  # /proc/stat's unit, per second
 
 
@@ -108,10 +110,16 @@ class SlowCollections:
     sees only a loop waiting in `select`. This names the pause.
     """
 
-    def __init__(self, threshold: float = 0.1) -> None:
+    def __init__(self, threshold: float = 0.1, *, starting: bool = False) -> None:
         self.threshold = threshold
         self.slow: list[tuple[int, float]] = []  # (generation, seconds), for tests and benchmarks
         self._started = 0.0
+        # While `starting` (until `settled`), a collection is expected, not a fault: INFO.
+        self.level = STARTING_LEVEL if starting else logging.WARNING
+
+    def settled(self) -> None:
+        """The start-up is over: a slow collection from now on is something to act on (WARNING)."""
+        self.level = logging.WARNING
 
     def start(self) -> None:
         gc.callbacks.append(self._on_collection)
@@ -128,7 +136,8 @@ class SlowCollections:
         if took > self.threshold:
             generation = info["generation"]
             self.slow.append((generation, took))
-            log.warning(
+            log.log(
+                self.level,
                 "a garbage collection of generation %d took %.0f ms (%d objects freed)",
                 generation,
                 took * 1000,
@@ -145,6 +154,8 @@ class StallWatchdog:
         threshold: float = 0.1,
         interval: float | None = None,
         cpu_times: Path = Path("/proc/stat"),
+        *,
+        starting: bool = False,
     ) -> None:
         self.loop = loop
         self.cpu_times = cpu_times  # Linux's per-CPU times, with the time a virtual machine's host took
@@ -157,6 +168,13 @@ class StallWatchdog:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._handle: asyncio.TimerHandle | None = None
+        # While `starting` (until `settled`): the start-up imports modules and opens the word tables on the
+        # loop's thread, so its stalls are expected and logged at INFO; a WARNING means something to act on.
+        self.level = STARTING_LEVEL if starting else logging.WARNING
+
+    def settled(self) -> None:
+        """The start-up is over: every stall from now on is logged as a WARNING."""
+        self.level = logging.WARNING
 
     def start(self) -> None:
         self._loop_thread = threading.get_ident()  # called on the loop's thread
@@ -190,7 +208,8 @@ class StallWatchdog:
             if late > self.threshold and stalled_since != beat:
                 stalled_since = beat
                 seen.clear()
-                log.warning(
+                log.log(
+                    self.level,
                     "the event loop has been blocked for %.0f ms; it is running:\n%s",
                     late * 1000,
                     self._loop_stack(),
@@ -201,7 +220,8 @@ class StallWatchdog:
                 duration = beat - stalled_since - self.interval
                 self.stalls.append(duration)
                 looks = "".join(f"\n  {count}× {where}" for where, count in seen.most_common(3))
-                log.warning(
+                log.log(
+                    self.level,
                     "the event loop was blocked for %.0f ms in all%s%s",
                     duration * 1000,
                     self._schedule_since(calm),

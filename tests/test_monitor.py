@@ -196,3 +196,40 @@ def test_a_slow_garbage_collection_is_logged_with_its_generation(caplog: pytest.
     assert any("garbage collection of generation 2 took" in r.getMessage() for r in caplog.records)
     gc.collect()
     assert len(collections.slow) == 1  # stopped: no longer called
+
+
+async def test_a_stall_while_starting_is_info_and_a_warning_once_settled(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A healthy start logs no WARNING: its stalls (imports, opening the word tables) are expected."""
+    watchdog = monitor.StallWatchdog(asyncio.get_running_loop(), threshold=0.1, starting=True)
+    watchdog.start()
+    try:
+        with caplog.at_level(logging.INFO, logger="bot.monitor"):
+            await asyncio.sleep(0.05)
+            _block_the_loop()
+            await asyncio.sleep(0.1)
+            starting = [r.levelno for r in caplog.records if "blocked for" in r.getMessage()]
+            caplog.clear()
+            watchdog.settled()
+            _block_the_loop()
+            await asyncio.sleep(0.1)
+            settled = [r.levelno for r in caplog.records if "blocked for" in r.getMessage()]
+    finally:
+        watchdog.stop()
+    assert starting and set(starting) == {logging.INFO}
+    assert settled and set(settled) == {logging.WARNING}
+
+
+def test_a_slow_collection_while_starting_is_info(caplog: pytest.LogCaptureFixture) -> None:
+    collections = monitor.SlowCollections(threshold=0.0, starting=True)
+    collections.start()
+    try:
+        with caplog.at_level(logging.INFO, logger="bot.monitor"):
+            gc.collect()
+            collections.settled()
+            gc.collect()
+    finally:
+        collections.stop()
+    levels = [r.levelno for r in caplog.records if "garbage collection" in r.getMessage()]
+    assert levels[0] == logging.INFO and levels[-1] == logging.WARNING

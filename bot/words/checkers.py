@@ -14,7 +14,7 @@ from pathlib import Path
 from bot.words.data import LanguageLists, key
 from bot.words.lists import hunspell_entries, read_lines
 from bot.words.spell import Speller
-from bot.words.text import capitalised, fold, is_letters, is_mixed_case, sharp_s_spellings
+from bot.words.text import capitalised, fold, is_letters, is_mixed_case, roman_numeral, sharp_s_spellings
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +86,10 @@ class LanguageChecker:
         low = w.lower()
         if key(low) in self.lists.abbreviations:
             return Analysis((), ABBREVIATION)
+        # Rule 4 (RULES-NOTES): Roman numerals are abbreviations, unless the letters are also an ordinary
+        # word (mix, dix; allow.txt), as the dictionaries cannot tell which they hold.
+        if roman_numeral(low) and key(low) not in self.lists.allow:
+            return Analysis((), ABBREVIATION)
         # Letters without a vowel are read letter by letter: Pkw, Nr, mph, BMW (interjections are allowed).
         # Only a string some dictionary knows is an abbreviation; anything else is simply not a word (pxq).
         if not _has_vowel(low) and key(low) not in self.lists.allow:
@@ -117,6 +121,11 @@ class LanguageChecker:
 
     def _stems_for_prefixes(self) -> list[str]:
         raise NotImplementedError
+
+    def first_pairs(self) -> frozenset[str]:
+        """The first two letters (accents ignored) of every dictionary word: what Level II asks, stored in
+        the word tables so that no spin scans the dictionary on the event loop."""
+        return frozenset(f[:2] for f in (fold(s) for s in self._stems_for_prefixes()) if len(f) >= 2)
 
     def any_word_starts_with(self, prefix: str) -> bool:
         """True when some dictionary word starts with prefix, accents ignored (Level II)."""
@@ -291,10 +300,15 @@ class GermanChecker(LanguageChecker):
 
     def _title_reason(self, title: str, k: str) -> str | None:
         """None when an accepted capitalised word is a common noun, else why not."""
-        if k in self.lists.names:
+        if k in self.lists.names and k not in self.lists.given_names:
+            return PROPER_NOUN
+        if k in self.lists.given_names and (
+            title in self.data.name_like or title not in self.data.noun_lemmas
+        ):
+            # A first name or a brand declined as a name (Anna, Porsche): the name is meant.
             return PROPER_NOUN
         if title in self.data.noun_lemmas:
-            return None
+            return None  # a first name or a brand that is also a common noun: Rose, Golf, Mark
         if title in self.data.names:
             return PROPER_NOUN
         if title.endswith(_NOUN_ENDINGS):
@@ -318,6 +332,11 @@ class GermanChecker(LanguageChecker):
             if not is_letters(stem) or stem.isupper() or is_mixed_case(stem):
                 continue
             word = stem.islower() or (stem in self.data.noun_lemmas and stem not in self.data.names)
-            if word and key(stem) not in self.lists.names and key(stem) not in self.lists.abbreviations:
+            named = key(stem) in self.lists.names and not (
+                key(stem) in self.lists.given_names
+                and stem in self.data.noun_lemmas
+                and stem not in self.data.name_like
+            )
+            if word and not named and key(stem) not in self.lists.abbreviations:
                 out.append(stem)
         return out

@@ -13,10 +13,11 @@ log = logging.getLogger(__name__)
 
 LANGUAGES: tuple[str, ...] = ("en", "fr", "de")
 CATEGORIES: tuple[str, ...] = ("countries", "first_names", "brands", "verbs")
-NAME_COUNTRIES: tuple[str, ...] = ("lb", "fr", "de")
-# The first-name list a table uses when it names no country: the project's home is Lebanon,
-# where English is the usual third language; French and German tables get their own country.
-DEFAULT_NAME_COUNTRY = {"en": "lb", "fr": "fr", "de": "de"}
+# First-name lists: `en` the common English first names (US and UK), `fr` France, `de` Germany, `lb` Lebanon.
+NAME_COUNTRIES: tuple[str, ...] = ("en", "fr", "de", "lb")
+# The first-name list a table uses when it names no country, by its language (RULES-NOTES, Level VII);
+# `lb` is there on request.
+DEFAULT_NAME_COUNTRY = {"en": "en", "fr": "fr", "de": "de"}
 
 
 def key(entry: str) -> str:
@@ -91,6 +92,9 @@ class LanguageLists:
     verbs: Category
     # Every name that marks a proper noun even when the dictionary also has it lower-case.
     names: frozenset[str]
+    # First names and brands: names too, but a word the dictionary knows as a common noun stays a word
+    # (German Rose, Golf, Mark: the lists hold thousands of names, many of them also words).
+    given_names: frozenset[str] = frozenset()
 
     @classmethod
     def load(cls, root: Path, lang: str, common: CommonLists, all_countries: frozenset[str]) -> LanguageLists:
@@ -102,9 +106,10 @@ class LanguageLists:
 
         countries = Category([*read_lines(d / "countries.txt"), *read_lines(d / "countries_aliases.txt")])
         deny = keys("deny.txt")
-        names = set(all_countries) | common.places | common.brands.keys | deny
+        names = set(all_countries) | common.places | deny
+        given = set(common.brands.keys)
         for cat in common.first_names.values():
-            names |= cat.keys
+            given |= cat.keys
         return cls(
             lang=lang,
             allow=keys("allow.txt"),
@@ -112,7 +117,8 @@ class LanguageLists:
             abbreviations=keys("abbreviations.txt"),
             countries=countries,
             verbs=Category(list(read_lines(d / "verbs.txt"))),
-            names=frozenset(names),
+            names=frozenset(names | given),
+            given_names=frozenset(given - names),
         )
 
 

@@ -31,7 +31,7 @@ from bot.words.lists import hunspell_file
 
 log = logging.getLogger(__name__)
 
-BUILD_VERSION = "4"
+BUILD_VERSION = "5"
 SENTINEL = "qqzzsentinelzzqq"  # between dictionary entries, so that each expansion names its stem
 BATCH = 5_000
 

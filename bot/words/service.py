@@ -46,6 +46,7 @@ _CACHE_SIZE = 1 << 16
 # Sets the checkers derive from every hunspell entry, kept in the word tables under these names.
 DOTTED = "dotted_abbreviations"
 NAME_LIKE = "name_like"
+FIRST_PAIRS = "first_pairs"  # Level II: the first two letters of every dictionary word
 
 
 class Verdict(NamedTuple):
@@ -78,6 +79,7 @@ class WordService:
         self._tables: dict[str, precomputed.Table | None] = {}
         self._cached_lemmas = lru_cache(maxsize=_CACHE_SIZE)(self._lemmas)
         self._rows: dict[tuple[str, str], precomputed.Row | None] = {}  # the tables' answers seen lately
+        self._pairs: dict[str, frozenset[str] | None] = {}  # Level II's first letter pairs, from the tables
 
     # -- loading ---------------------------------------------------------------------------------
 
@@ -216,7 +218,7 @@ class WordService:
 
             stamp = precomputed.fingerprint(SPELLERS[lang], self.root)
             checker = self._checker(lang)
-            entries = {DOTTED: checker.dotted}
+            entries = {DOTTED: checker.dotted, FIRST_PAIRS: checker.first_pairs()}
             if isinstance(checker, GermanChecker):
                 entries[NAME_LIKE] = checker.data.name_like
             count = precomputed.build(
@@ -232,6 +234,7 @@ class WordService:
                 lemmatizer.stems.expanded = before
         with self._lock:
             self._tables.pop(lang, None)
+            self._pairs.pop(lang, None)
             self._rows.clear()
         return count
 
@@ -239,6 +242,7 @@ class WordService:
         """Load what a word the table lacks needs (the checker, its lists, the lemmatizers), so that no
         player's word waits for it."""
         self.table(lang)
+        self._first_pairs(lang)
         language = self._get(lang)
         language.checker.analyse("warming")
         language.lemmatizer.lemmas(("warming",))
@@ -339,5 +343,16 @@ class WordService:
         return self._category(lang, category, country).starting(letter)
 
     def any_word_starts_with(self, prefix: str, lang: str) -> bool:
-        """Level II: does any dictionary word start with this combination (if not, spin again)."""
+        """Level II: does any dictionary word start with this combination (if not, spin again). Two letters
+        are one set lookup in the pairs the table stores; without a table the dictionary is scanned once."""
+        pairs = self._first_pairs(lang)
+        folded = fold(prefix)
+        if pairs is not None and len(folded) == 2:
+            return folded in pairs
         return self._checker(lang).any_word_starts_with(prefix)
+
+    def _first_pairs(self, lang: str) -> frozenset[str] | None:
+        if lang not in self._pairs:
+            table = self.table(lang)
+            self._pairs[lang] = table.entries(FIRST_PAIRS) if table is not None else None
+        return self._pairs[lang]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 # Letters that no Unicode decomposition turns into plain Latin ones; folded by hand for letter matching.
@@ -11,6 +12,22 @@ _FOLD_EXTRA = str.maketrans(
 
 # More `ss` than this in one word would make 2**n spellings; no German word needs it.
 _MAX_SS = 4
+
+
+# A Roman numeral as written canonically (1-3999), and the French ordinal endings written after one
+# (XXXVIIIᵉ, XLVᵉˢ, Iᵉʳ, XIXème).
+_ROMAN = re.compile(r"m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})")
+_ORDINAL_ENDINGS = ("ᵉ", "ᵉˢ", "ᵉʳ", "ᵉʳˢ", "ʳᵉ", "ʳᵉˢ", "ème", "èmes")
+
+
+def roman_numeral(word: str) -> bool:
+    """Is the word a Roman numeral of two letters or more, or a French ordinal written with one (rule 4:
+    an abbreviation)? A single letter (I, V, X) is left to the dictionary."""
+    low = unicodedata.normalize("NFC", word.strip().lower())
+    for ending in _ORDINAL_ENDINGS:
+        if low.endswith(ending) and _ROMAN.fullmatch(low[: -len(ending)]) and len(low) > len(ending):
+            return True
+    return len(low) >= 2 and _ROMAN.fullmatch(low) is not None
 
 
 def normalise(word: str) -> str:

@@ -117,7 +117,10 @@ def table_lines(record: SessionRecord, view: dict[str, Any], lang: str) -> list[
         )
     elif view["phase"] == "draw" and not current.get("decided"):
         spinner = (view.get("round") or {}).get("spinner")
-        lines.append(t("topstop.cards.draw_waits", lang, player=_name(record, spinner or "")))
+        waits = (
+            N_("topstop.cards.draw_waits_levels") if _levels_only(view) else N_("topstop.cards.draw_waits")
+        )
+        lines.append(t(waits, lang, player=_name(record, spinner or "")))
     return lines
 
 
@@ -130,12 +133,18 @@ def draw_prompt(session_id: int, view: dict[str, Any], lang: str) -> tuple[str, 
     """The spinner's private Draw: draw a Level card first, or only the mandatory Ba Oossee card (FAQ 6)."""
     number = view["round"]["number"]
     spec = components.spec(GAME, "draw")
+    levels_only = _levels_only(view)
     items: list[discord.ui.Item[Any]] = []
     if view["cards"]["level_available"]:
         items.append(
             components.button(
                 spec.encode(session_id, level="yes", round=number),
-                t("topstop.cards.button.level", lang),
+                t(
+                    N_("topstop.cards.button.level_only")
+                    if levels_only
+                    else N_("topstop.cards.button.level"),
+                    lang,
+                ),
                 style=discord.ButtonStyle.primary,
                 emoji="🎚️",
             )
@@ -143,11 +152,22 @@ def draw_prompt(session_id: int, view: dict[str, Any], lang: str) -> tuple[str, 
     items.append(
         components.button(
             spec.encode(session_id, level="no", round=number),
-            t("topstop.cards.button.ba_oossee_only", lang),
+            t(
+                N_("topstop.cards.button.no_level")
+                if levels_only
+                else N_("topstop.cards.button.ba_oossee_only"),
+                lang,
+            ),
             emoji="🎴",
         )
     )
-    return t("topstop.cards.draw_prompt", lang), items
+    prompt = N_("topstop.cards.draw_prompt_levels") if levels_only else N_("topstop.cards.draw_prompt")
+    return t(prompt, lang), items
+
+
+def _levels_only(view: dict[str, Any]) -> bool:
+    """The `levels` way to play: The Draw offers a Level card only, there is no Ba Oossee card."""
+    return bool(view.get("options", {}).get("mode") == "levels")
 
 
 def choice_prompt(

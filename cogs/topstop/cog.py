@@ -46,7 +46,11 @@ RESPINS = codec.fresh("respins")
 # /topstop new's bounds, checked here too: Discord's client enforces them, a crafted request may not.
 NEW_BOUNDS = {"target": (5, 500), "writing_time": (20, 900), "grace": (1, 120)}
 DISPUTE_MENUS = 5  # at most 5 menus of 25 words: one message's worth of components
-MODE_NAMES = {"base": N_("topstop.cmd.mode.base"), "advanced": N_("topstop.cmd.mode.advanced")}
+MODE_NAMES = {
+    "base": N_("topstop.cmd.mode.base"),
+    "levels": N_("topstop.cmd.mode.levels"),
+    "advanced": N_("topstop.cmd.mode.advanced"),
+}
 OPTION_TEXTS = {
     "target": N_("topstop.lobby.target"),
     "writing_time": N_("topstop.lobby.writing_time"),
@@ -87,6 +91,7 @@ class TopStopCog(TableCog, name="Top Stop"):
         ],
         mode=[
             app_commands.Choice(name=command_text("topstop.cmd.mode.base"), value="base"),
+            app_commands.Choice(name=command_text("topstop.cmd.mode.levels"), value="levels"),
             app_commands.Choice(name=command_text("topstop.cmd.mode.advanced"), value="advanced"),
         ],
     )

@@ -9,6 +9,7 @@ everything else goes through the real buttons, selects and forms.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
@@ -209,3 +210,28 @@ async def test_a_stolen_level_card_is_news_to_its_owner_alone(
     await game.until(
         lambda: f"{thief.name.capitalize()} · 🃏 1" in field_of(round_three, "Scores"), "the steal"
     )
+
+
+async def test_a_level_ii_spin_stalls_no_event_loop_turn_over_20_ms(
+    product_bot: Any, table: Table, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Which second letters combine under Level II comes from the word tables (`python -m bot.words build`),
+    not from a scan of the dictionary on the event loop: the stall log, at 20 ms, is the witness."""
+    force_decks(product_bot, monkeypatch, ["II"], ["immunity"])
+    game = await Game.open(table, ["alice", "bob"], product_bot, language="en", mode="advanced")
+    draw = await play_round_one(game)
+    spinner = spinner_of(game, draw)
+    prompt = await spinner.click(draw, draw.button_labels[0])
+    assert prompt.answer is not None
+    await spinner.click(prompt.answer, prompt.answer.button_labels[0])  # a Level card, then Ba Oossee
+    spin = game.text("topstop.button.spin")
+    await game.until(lambda: "II" in draw.text and draw.button_labels == [spin], "Level II in force")
+    watchdog = product_bot._watchdog
+    monkeypatch.setattr(watchdog, "threshold", 0.02)
+    with caplog.at_level(logging.INFO, logger="bot.monitor"):
+        spun = await spinner.click(draw, spin)
+        assert spun.kind == "deferred update"
+        await game.until(lambda: draw.button_labels not in ([spin], []), "the second letter's choice")
+    stalls = [r.getMessage() for r in caplog.records if "blocked" in r.getMessage()]
+    level_ii = [m for m in stalls if "any_word_starts_with" in m or "combinable" in m or "_stems_for" in m]
+    assert not level_ii, level_ii

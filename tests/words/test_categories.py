@@ -31,8 +31,12 @@ def test_countries(ws: WordService, word: str, lang: str, member: bool) -> None:
 
 
 def test_first_names_follow_the_table_country(ws: WordService) -> None:
-    """First names by the table's country setting; each language has a default country."""
-    assert ws.in_category("Rami", "en", "first_names")  # English tables default to Lebanon
+    """First names by the table's country setting; each language has a default country (RULES-NOTES: en →
+    common English first names, US and UK; fr → France; de → Germany; `lb` Lebanon on request)."""
+    for name in ("Michael", "Mark", "Maria", "michael"):
+        assert ws.in_category(name, "en", "first_names")
+    assert not ws.in_category("Rami", "en", "first_names")
+    assert ws.in_category("Rami", "en", "first_names", country="lb")
     assert ws.in_category("Elie", "fr", "first_names", country="lb")
     assert not ws.in_category("Rami", "fr", "first_names")
     assert ws.in_category("Jürgen", "de", "first_names")
@@ -46,6 +50,57 @@ def test_first_names_follow_the_table_country(ws: WordService) -> None:
 def test_lebanese_names_in_latin_transliteration(ws: WordService, spelling: str) -> None:
     """The Lebanese list holds the usual Latin spellings of each name."""
     assert ws.in_category(spelling, "en", "first_names", country="lb")
+
+
+@pytest.mark.parametrize(("country", "least"), [("en", 5000), ("fr", 3000), ("de", 2000)])
+def test_first_name_lists_hold_thousands_of_names(ws: WordService, country: str, least: int) -> None:
+    """Broad lists: the most common names of each country, thousands of them (dictionaries/README.md)."""
+    total = sum(
+        ws.category_entries("en", "first_names", letter, country=country)
+        for letter in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    )
+    assert total >= least
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        "Golf",
+        "Polo",
+        "Passat",
+        "Corolla",
+        "Yaris",
+        "Prius",
+        "Camry",
+        "Civic",
+        "Accord",
+        "Clio",
+        "Mégane",
+        "Twingo",
+        "Corsa",
+        "Astra",
+        "Punto",
+        "Panda",
+        "Mustang",
+        "Fiesta",
+        "Focus",
+        "Cayenne",
+        "Beetle",
+        "iPhone",
+        "iPad",
+        "Galaxy",
+        "Walkman",
+        "MacBook",
+        "Kindle",
+        "PlayStation",
+        "Switch",
+    ],
+)
+def test_brands_include_makes_and_models(ws: WordService, model: str) -> None:
+    """Level VII Brands: "All brands, makes and models ARE VALID" (cars, phones, consoles, products)."""
+    for lang in ("en", "fr", "de"):
+        assert ws.in_category(model, lang, "brands")
+        assert ws.in_category(model.lower(), lang, "brands")
 
 
 def test_brands(ws: WordService) -> None:
@@ -86,7 +141,7 @@ def test_category_entries_count_playable_entries_by_letter(ws: WordService) -> N
     assert ws.category_entries("fr", "countries", "E") >= 3  # Égypte, Espagne, États-Unis… accents ignored
     assert ws.category_entries("de", "first_names", "J") >= 3
     assert ws.category_entries("en", "first_names", "J", country="lb") >= 3
-    assert ws.category_entries("en", "brands", "Q") < 3
+    assert ws.category_entries("en", "brands", "Q") >= 3  # Qashqai, Quattroporte, Quechua…
     assert ws.category_entries("de", "verbs", "S") > 100
     # Multi-word names (United States) cannot be written as one word, so they do not count.
     us = ws.category_entries("en", "countries", "U")
@@ -96,7 +151,7 @@ def test_category_entries_count_playable_entries_by_letter(ws: WordService) -> N
 
 
 def test_unknown_category_or_country(ws: WordService) -> None:
-    """Only the four categories and the three name countries exist."""
+    """Only the four categories and the four name lists exist."""
     with pytest.raises(ValueError, match="unknown category"):
         ws.in_category("x", "en", "cities")
     with pytest.raises(ValueError, match="unknown country"):

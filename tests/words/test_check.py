@@ -247,3 +247,44 @@ def test_every_dictionary_comes_from_hunspell(lang: str) -> None:
 
     speller = Speller(SPELLERS[lang])  # raises when another provider (aspell, …) would answer
     assert [d.provider.name for d in speller._dicts] == ["hunspell"] * len(SPELLERS[lang])
+
+
+@pytest.mark.parametrize(
+    ("word", "lang"),
+    [
+        ("iv", "en"),
+        ("xcvi", "en"),
+        ("xxxvii", "en"),
+        ("xxxviiiᵉ", "fr"),
+        ("xlvᵉˢ", "fr"),
+        ("xix", "fr"),
+        ("xiv", "de"),
+    ],
+)
+def test_roman_numerals_are_abbreviations(ws: WordService, word: str, lang: str) -> None:
+    """Rule 4 (RULES-NOTES): Roman numerals, and French ordinals written with one, are abbreviations."""
+    assert ws.check(word, lang).reason == "abbreviation"
+
+
+@pytest.mark.parametrize(
+    ("word", "lang"),
+    [
+        ("mix", "en"),
+        ("civil", "en"),
+        ("vivid", "en"),
+        ("mild", "en"),
+        ("dix", "fr"),
+        ("civil", "fr"),
+        ("mix", "de"),
+    ],
+)
+def test_words_that_are_also_roman_numerals_stay_valid(ws: WordService, word: str, lang: str) -> None:
+    """RULES-NOTES: a word that is also an ordinary word of the dictionary stays valid (mix, dix)."""
+    assert ws.check(word, lang).valid
+
+
+@pytest.mark.parametrize("word", ["rose", "golf", "mark", "polo", "panda", "linde", "iris"])
+def test_german_nouns_that_are_also_first_names_or_brands_stay_valid(ws: WordService, word: str) -> None:
+    """The first-name and brand lists are long: a German common noun they also hold stays a word."""
+    assert ws.check(word, "de").valid
+    assert ws.check(word.capitalize(), "de").valid

@@ -17,20 +17,27 @@ from bot.engine.game import Action, Event, Timer
 from bot.games.topstop.cards import (
     BA_OOSSEE_DECK,
     CATEGORIES,
+    FACES,
     LEVEL_DECK,
     LEVEL_I_LETTERS,
     LEVEL_II_LETTERS,
     SET_POINTS,
     SET_SIZE,
     TARGET_CARDS,
+    UNSHOWN,
     WILD_WORTH,
     Advanced,
     Choice,
     RoundCards,
     card_title,
+    face_name,
+    face_of,
+    face_variant,
     forced_deck,
+    level_of,
     rest_of_deck,
     stack_worth,
+    with_face,
 )
 from bot.games.topstop.judging import Lexicon
 from bot.games.topstop.levels import (
@@ -59,10 +66,17 @@ class StepLike(Protocol):
 # -- setting up ---------------------------------------------------------------------------------------------
 
 
-def new_cards(players: Sequence[str], setup: Mapping[str, Any], rng: random.Random) -> Advanced:
-    """Both decks shuffled (GETTING STARTED), their top cards as setup forces them; birthdays from setup."""
+def new_cards(
+    players: Sequence[str], setup: Mapping[str, Any], rng: random.Random, *, ba_oossee: bool = True
+) -> Advanced:
+    """Both decks shuffled (GETTING STARTED), their top cards as setup forces them; birthdays from setup.
+    Without Ba Oossee cards (the `levels` way to play) that deck stays empty."""
+    if not ba_oossee:
+        for key in ("ba_oossee_deck", "birthdays"):
+            if key in setup:
+                raise BadAction("topstop.adv.setup_advanced_only", key=key)
     decks = []
-    for key, full in (("level_deck", LEVEL_DECK), ("ba_oossee_deck", BA_OOSSEE_DECK)):
+    for key, full in (("level_deck", LEVEL_DECK), ("ba_oossee_deck", BA_OOSSEE_DECK if ba_oossee else ())):
         forced = forced_deck(setup.get(key, []), full, key)
         rest = rest_of_deck(full, forced)
         rng.shuffle(rest)
@@ -108,8 +122,8 @@ def round_started(state: TopStopState, step: StepLike) -> None:
     current = state.round
     if adv.level == "I":
         # Level I: once played, the card is discarded and the next round goes back to the base rules.
-        adv.level_discard.append("I")
-        adv.level, adv.variant = None, []
+        adv.level_discard.append(adv.playing or "I")
+        adv.level, adv.variant, adv.playing = None, [], None
         step.events.append({"type": "level_ended", "level": "I"})
     if current.tiebreak:
         words = {p: state.options.words for p in current.players}
@@ -217,6 +231,19 @@ def player_left(state: TopStopState, player: str, step: StepLike) -> None:
     _continue(state, step)
 
 
+def abandon_draw(state: TopStopState) -> None:
+    """The game ends (or goes to its tiebreak) in the middle of The Draw: a face-down Level card goes back
+    under the deck and a card still waiting for its choice is discarded unplayed."""
+    adv, cards = _adv(state), state.round.cards
+    if cards is not None:
+        adv.level_deck += cards.drawn
+        cards.drawn = []
+    if adv.choice is not None:
+        if adv.choice.kind != "letter":
+            adv.ba_discard.append(adv.choice.card)
+        adv.choice = None
+
+
 # -- actions -----------------------------------------------------------------------------------------------
 
 
@@ -244,7 +271,8 @@ def draw(state: TopStopState, action: Action, step: StepLike) -> None:
     step.events.append({"type": "draw", "player": player, "level": level})
     if level:
         _draw_level(state, player, step, shuffler)
-    _draw_ba_oossee(state, player, step, shuffler)
+    if state.options.mode != "levels":  # the levels way to play has no Ba Oossee card
+        _draw_ba_oossee(state, player, step, shuffler)
     _continue(state, step)
 
 
@@ -446,9 +474,9 @@ def view(state: TopStopState, viewer: str | None) -> dict[str, Any]:
         shown["round"]["revealed"] = current.cards.revealed
         shown["round"]["face_down"] = len(current.cards.drawn)
         if viewer is not None and viewer == current.spinner and current.cards.drawn:
-            shown["your_face_down"] = list(current.cards.drawn)
+            shown["your_face_down"] = [level_of(c) for c in current.cards.drawn]
     if viewer is not None and viewer in adv.stacks:
-        shown["your_level_cards"] = list(adv.stacks[viewer])
+        shown["your_level_cards"] = [level_of(c) for c in adv.stacks[viewer]]
     return shown
 
 
@@ -478,7 +506,9 @@ def output(state: TopStopState) -> dict[str, Any]:
     adv = _adv(state)
     return {
         "level": adv.level,
-        "level_cards": {p: list(cards) for p, cards in adv.stacks.items()},
+        "level_cards": {p: [level_of(c) for c in cards] for p, cards in adv.stacks.items()},
+        # The face each of those cards has shown (one face per card, RULES-NOTES), null for none yet.
+        "level_faces": {p: [face_of(c) for c in cards] for p, cards in adv.stacks.items()},
         "held": {p: list(cards) for p, cards in adv.held.items() if cards},
         "direction": "clockwise" if adv.direction == 1 else "counterclockwise",
     }
@@ -522,6 +552,7 @@ def _draw_level(state: TopStopState, player: str, step: StepLike, shuffler: rand
     if not adv.level_deck:
         # Our ruling: the played Level I cards make a new deck when the deck runs out.
         adv.level_deck, adv.level_discard = adv.level_discard, []
+        _forget_faces(adv)
         shuffler.shuffle(adv.level_deck)
         step.events.append({"type": "level_deck_reshuffled", "cards": len(adv.level_deck)})
     if not adv.level_deck:
@@ -530,7 +561,7 @@ def _draw_level(state: TopStopState, player: str, step: StepLike, shuffler: rand
     card = adv.level_deck.pop(0)
     cards.drawn.append(card)
     step.events.append({"type": "level_drawn", "player": player, "face_down": len(cards.drawn)})
-    step.private.append((player, {"type": "your_level_card", "level": card}))
+    step.private.append((player, {"type": "your_level_card", "level": level_of(card)}))
 
 
 def _draw_ba_oossee(state: TopStopState, player: str, step: StepLike, shuffler: random.Random) -> None:
@@ -625,11 +656,17 @@ def _reveal(state: TopStopState, step: StepLike) -> None:
     spinner = current.spinner
     if cards.drawn:
         *kept, playing = cards.drawn
-        adv.stacks[spinner] += kept if playing == "I" else [*kept, playing]
-        adv.level, adv.variant = playing, []
-        cards.level, cards.variant = playing, []
+        level, face = level_of(playing), face_of(playing)
+        _forget_unshown(adv)
+        if level in FACES and face is None:
+            playing = with_face(playing, UNSHOWN)  # its face shows at its first spin
+        adv.stacks[spinner] += kept if level == "I" else [*kept, playing]
+        # A card that showed its face before plays it again (RULES-NOTES: one face per card).
+        variant = face_variant(level, face) if face is not None else []
+        adv.level, adv.variant, adv.playing = level, list(variant), playing
+        cards.level, cards.variant = level, list(variant)
         cards.drawn = []
-        step.events.append({"type": "level_revealed", "player": spinner, "level": playing})
+        step.events.append({"type": "level_revealed", "player": spinner, "level": level})
     else:
         # FAQ 5: without a new Level card the Level in force (or the base game) goes on.
         step.events.append({"type": "level_in_force", "level": adv.level})
@@ -663,8 +700,8 @@ def _resolve(
         assert target is not None
         taken = adv.stacks[target].pop()  # the card they gained last
         adv.stacks[player].append(taken)
-        step.private.append((player, {"type": "level_card_taken", "from": target, "level": taken}))
-        step.private.append((target, {"type": "level_card_lost", "to": player, "level": taken}))
+        step.private.append((player, {"type": "level_card_taken", "from": target, "level": level_of(taken)}))
+        step.private.append((target, {"type": "level_card_lost", "to": player, "level": level_of(taken)}))
     elif card in ("steal_3", "steal_5"):
         assert target is not None
         _transfer(state, target, player, amount, points)
@@ -807,14 +844,56 @@ def _variant(
             raise IllegalMove("topstop.adv.variant_fixed", level=level, value=shown)
         cards.variant = list(adv.variant)
         return list(adv.variant)
+    options = [o for o in options if face_name(o) in open_faces(adv, level)]
     if given not in options:
         if key == "category":
-            raise BadAction("topstop.adv.category", options=", ".join(CATEGORIES))
+            raise BadAction("topstop.adv.category", options=", ".join(o[0] for o in options))
         shown = " ".join("".join(o) for o in options)
         raise BadAction("topstop.adv.letters", level=level, options=shown)
     assert isinstance(given, list)
     adv.variant, cards.variant = list(given), list(given)
+    _show_face(adv, face_name(given))
     return list(given)
+
+
+def open_faces(adv: Advanced, level: str) -> list[str]:
+    """The faces of a Level that no card of it has shown since the deck was last made (RULES-NOTES: two
+    cards in play never show the same one), in the card's order."""
+    cards = [*adv.level_deck, *adv.level_discard, *(c for stack in adv.stacks.values() for c in stack)]
+    shown = {face_of(c) for c in cards if level_of(c) == level}
+    faces = [face_name(f) for f in FACES[level]]
+    return [f for f in faces if f not in shown] or faces
+
+
+def _show_face(adv: Advanced, face: str) -> None:
+    """The card in force shows its face: it carries it from now on, wherever it goes."""
+    unshown = adv.playing
+    if unshown is None or face_of(unshown) is not None:
+        return
+    faced = with_face(unshown, face)
+    adv.playing = faced
+    for stack in adv.stacks.values():
+        if unshown in stack:
+            stack[stack.index(unshown)] = faced
+            return
+
+
+def _forget_unshown(adv: Advanced) -> None:
+    """A card that left play before its first spin shows no face: it goes on as a card without one."""
+    unshown = adv.playing
+    if unshown is None or not unshown.endswith(UNSHOWN):
+        return
+    for pile in (*adv.stacks.values(), adv.level_deck, adv.level_discard):
+        for i, card in enumerate(pile):
+            if card == unshown:
+                pile[i] = level_of(card)
+    adv.playing = None
+
+
+def _forget_faces(adv: Advanced) -> None:
+    """The Level deck made again from the discards: every card may show any face again."""
+    for pile in (*adv.stacks.values(), adv.level_deck, adv.level_discard):
+        pile[:] = [level_of(c) if level_of(c) in FACES and c != adv.playing else c for c in pile]
 
 
 def _choice_args(choice: Choice) -> list[dict[str, Any]]:
@@ -849,10 +928,9 @@ def _resolve_spin(
     filled = dict(action)
     lang, country = state.options.language, state.options.country
     if level in ("I", "II") and "letters" not in filled:
-        sets = LEVEL_I_LETTERS if level == "I" else LEVEL_II_LETTERS
-        filled["letters"] = list(adv.variant) if adv.variant else list(rng.choice(sets))
+        filled["letters"] = list(adv.variant) if adv.variant else list(rng.choice(open_faces(adv, level)))
     if level == "VII" and "category" not in filled:
-        filled["category"] = adv.variant[0] if adv.variant else rng.choice(CATEGORIES)
+        filled["category"] = adv.variant[0] if adv.variant else rng.choice(open_faces(adv, level))
     if level == "I" or filled.get("letter") is not None:
         return filled
     allowed = list(LETTERS)

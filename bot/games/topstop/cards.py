@@ -21,6 +21,16 @@ LEVEL_DECK = tuple(level for level in LEVELS for _ in range(4))
 LEVEL_I_LETTERS = (("S", "C", "P"), ("B", "M", "T"), ("A", "D", "R"), ("F", "G", "L"))
 LEVEL_II_LETTERS = (("O", "S"), ("A", "E"), ("I", "O"), ("R", "L"))
 CATEGORIES = ("verbs", "brands", "countries", "first_names")
+# One face per card (RULES-NOTES): the four cards of Levels I, II and VII carry the four faces. A card whose
+# face has shown carries it in its id ("II:OS", "VII:brands"); "II:?" is the card in force before its first
+# spin. The faces are forgotten when the Level deck is made again from the discards.
+FACES: dict[str, tuple[tuple[str, ...], ...]] = {
+    "I": LEVEL_I_LETTERS,
+    "II": LEVEL_II_LETTERS,
+    "VII": tuple((c,) for c in CATEGORIES),
+}
+FACE_MARK = ":"
+UNSHOWN = "?"
 # Level VII: a letter with fewer entries than this in the category list is excluded: spin again.
 MIN_CATEGORY_ENTRIES = 3
 
@@ -141,9 +151,34 @@ CATEGORY_NAMES = {
 
 def card_title(card: str) -> Text:
     """The name of a Ba Oossee card, or of a Level card ("Level II"), in the reader's language."""
-    if card in LEVEL_TEXTS:
-        return Text("topstop.level_name", level=card)
+    if level_of(card) in LEVEL_TEXTS:
+        return Text("topstop.level_name", level=level_of(card))
     return Text(CARD_NAMES[card])
+
+
+def level_of(card: str) -> str:
+    """A card's Level (or Ba Oossee id), without the face it carries: "II:OS" -> "II"."""
+    return card.split(FACE_MARK, 1)[0]
+
+
+def face_of(card: str) -> str | None:
+    """The face a Level card has shown ("OS", "brands"), or None while it has shown none."""
+    _, mark, face = card.partition(FACE_MARK)
+    return face if mark and face != UNSHOWN else None
+
+
+def with_face(card: str, face: str) -> str:
+    return f"{level_of(card)}{FACE_MARK}{face}"
+
+
+def face_name(variant: list[str] | tuple[str, ...]) -> str:
+    """How a face is written in a card's id: the letters run together, or the category."""
+    return "".join(variant)
+
+
+def face_variant(level: str, face: str) -> list[str]:
+    """A face as the round's `letters` or `category`: ["O", "S"] or ["brands"]."""
+    return [face] if level == "VII" else list(face)
 
 
 @dataclass
@@ -173,6 +208,7 @@ class Advanced:
     direction: int = 1  # 1 clockwise (to the left), -1 after a reverse card
     choices: int = 0  # choices opened so far: the next one's number - 1
     choice: Choice | None = None
+    playing: str | None = None  # the id of the Level card in force (with its face, once shown)
 
 
 @dataclass
@@ -235,6 +271,7 @@ def load_advanced(data: dict[str, Any]) -> Advanced:
         direction=data["direction"],
         choices=data["choices"],
         choice=Choice(**{**choice, "options": list(choice["options"])}) if choice is not None else None,
+        playing=data.get("playing", data["level"]),  # snapshots from before faces: the Level itself
     )
 
 

@@ -63,7 +63,11 @@ LETTERS = string.ascii_uppercase  # Components: a board of 26 letters
 MAX_WORD_LENGTH = 40
 MAX_WORDS = 10
 SAMPLED_WORDS = 12  # sample_action draws from the first words of a list on the letter: players share some
-NAME_COUNTRIES = ("lb", "fr", "de")  # first-name lists of bot.words (Level VII)
+NAME_COUNTRIES = ("en", "fr", "de", "lb")  # first-name lists of bot.words (Level VII)
+# The ways to play (the rulebook's TIP, RULES-NOTES): base (ages 7-11), levels (12-15: the base game plus
+# the Level cards) and advanced (16+: Level and Ba Oossee cards). The last two play The Draw.
+MODES = ("base", "levels", "advanced")
+CARD_MODES = frozenset({"levels", "advanced"})  # first-name lists of bot.words (Level VII)
 # Why the game ended (state.end_reason), as the engine tells it.
 TERMINATIONS = {
     "target": Termination.TARGET_REACHED,
@@ -122,10 +126,8 @@ class TopStop:
             "dispute": self._dispute,
             "vote": self._vote,
             "leave": self._leave,
-            "draw": lambda state, action, step: advanced.draw(state, action, step),
-            "choose": lambda state, action, step: advanced.choose(
-                state, action, step, self._category_words(state)
-            ),
+            "draw": self._draw,
+            "choose": self._choose,
         }
         self._system_actions: dict[str, Handler] = {
             "end_writing": self._end_writing,
@@ -156,7 +158,7 @@ class TopStop:
         unknown = set(setup) - {"first_player", "server_words"} - advanced.SETUP_KEYS
         if unknown:
             raise BadAction("topstop.unknown_setup", keys=", ".join(sorted(unknown)))
-        if opts.mode != "advanced":
+        if opts.mode not in CARD_MODES:
             advanced.check_base_setup(setup)
         state = TopStopState(
             options=opts,
@@ -164,7 +166,11 @@ class TopStop:
             phase=FIRST_SPIN,
             scores={p: 0 for p in seats},
             penalties={p: 0 for p in seats},
-            advanced=advanced.new_cards(seats, setup, rng) if opts.mode == "advanced" else None,
+            advanced=(
+                advanced.new_cards(seats, setup, rng, ba_oossee=opts.mode == "advanced")
+                if opts.mode in CARD_MODES
+                else None
+            ),
             server_words=checked_server_words(setup.get("server_words", {})),
         )
         first = setup.get("first_player")
@@ -593,6 +599,14 @@ class TopStop:
                 if dispute.tally.everyone_voted:
                     _close_dispute(state, step)
 
+    def _draw(self, state: TopStopState, action: Action, step: _Step) -> None:
+        advanced.draw(state, action, step)
+        _victory_in_the_draw(state, step)
+
+    def _choose(self, state: TopStopState, action: Action, step: _Step) -> None:
+        advanced.choose(state, action, step, self._category_words(state))
+        _victory_in_the_draw(state, step)
+
     # -- system actions ---------------------------------------------------------------------------
 
     def _end_writing(self, state: TopStopState, action: Action, step: _Step) -> None:
@@ -779,7 +793,7 @@ def _parse_options(options: Mapping[str, Any], player_count: int) -> Options:
     if language not in LANGUAGES:
         raise BadAction("topstop.language", languages=", ".join(LANGUAGES), language=repr(language))
     mode = options.get("mode", "base")
-    if mode not in ("base", "advanced"):
+    if mode not in MODES:
         raise BadAction("topstop.unknown_mode", mode=repr(mode))
     today = options.get("today")
     if today is not None:
@@ -999,6 +1013,25 @@ def _finish(state: TopStopState, winners: list[str], reason: str, step: _Step) -
     step.events.append(
         {"type": "game_over", "winners": list(winners), "scores": dict(state.scores), "reason": reason}
     )
+
+
+def _victory_in_the_draw(state: TopStopState, step: _Step) -> None:
+    """Advanced game: "the first player to reach the required winning score claims victory", and Ba Oossee
+    points are added "immediately" (RULES-NOTES): a card of The Draw that brings players to the target ends
+    the game at once, before the spin. The highest score wins; a tie at the top plays the tiebreak rounds."""
+    if state.phase not in (DRAW, SPIN) or not state.rounds or state.round.tiebreak:
+        return
+    seated = state.seated
+    if not any(state.scores[p] >= state.options.target for p in seated):
+        return
+    advanced.abandon_draw(state)
+    leaders = _leaders(state, seated)
+    if len(leaders) == 1:
+        _finish(state, leaders, "target", step)
+        return
+    state.tiebreakers = leaders
+    step.events.append({"type": "tiebreak", "players": list(leaders)})
+    _start_round(state, advanced.next_spinner(state, state.round.spinner), step)
 
 
 def _copy_for_step(state: TopStopState) -> TopStopState:

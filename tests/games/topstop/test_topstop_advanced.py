@@ -69,6 +69,20 @@ def test_rule_bad_setup_of_the_cards_is_refused(setup: dict[str, Any]) -> None:
         )
 
 
+@pytest.mark.parametrize("setup", [{"ba_oossee_deck": ["mabrouk_3"]}, {"birthdays": {"ann": "01-01"}}])
+def test_rule_the_levels_way_to_play_has_no_ba_oossee_deck_to_force(setup: dict[str, Any]) -> None:
+    with pytest.raises(BadAction):
+        TopStop(None).new_game(
+            {"mode": "levels", "check_words": False}, ["ann", "bob"], setup, random.Random(0)
+        )
+    state = TopStop(None).new_game(
+        {"mode": "levels", "check_words": False}, ["ann", "bob"], {"level_deck": ["II"]}, random.Random(0)
+    )
+    assert (
+        state.advanced is not None and state.advanced.ba_deck == [] and state.advanced.level_deck[0] == "II"
+    )
+
+
 @pytest.mark.parametrize("options", [{"today": "13-01"}, {"today": 101}, {"country": "us"}])
 def test_rule_bad_advanced_options_are_refused(options: dict[str, Any]) -> None:
     with pytest.raises(BadAction):
@@ -382,3 +396,38 @@ def test_rule_each_level_rule_on_its_own(level: str, letter: str, word: str, slo
 def test_rule_level_ii_words_begin_with_the_target_and_second_letter() -> None:
     rule = LevelRule(level="II", letter="P", second="O")
     assert not breaks_level("poster", 1, rule) and breaks_level("path", 1, rule)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_rule_one_face_per_card_a_second_card_of_a_level_never_shows_the_first_ones_face(seed: int) -> None:
+    table = Advanced(level_deck=["VII", "VII"], ba=["immunity", "immunity"], seed=seed)
+    table.first_round()
+    table.do("draw", "bob", level=True)
+    table.do("spin", "bob")
+    first = table.log[-1]["category"]
+    table.do("end_writing")
+    table.do("end_round")
+    table.do("draw", "cat", level=True)
+    table.do("spin", "cat")
+    assert table.log[-1]["category"] != first
+    faces = table.output()["level_faces"]
+    assert faces["bob"] == [first] and faces["cat"] == [table.log[-1]["category"]]
+
+
+def test_rule_one_face_per_card_a_card_back_from_a_set_shows_its_face_again() -> None:
+    table = Advanced(level_deck=["II"], ba=["immunity", "immunity"])
+    table.first_round()
+    table.do("draw", "bob", level=True)
+    table.do("spin", "bob", letter="P", letters=["R", "L"])
+    adv = table.state.advanced
+    assert adv is not None and adv.stacks["bob"] == ["II:RL"]
+    # The card goes back under the deck with a set; drawn again, it plays its face without a new spin of it.
+    adv.stacks["bob"] = []
+    adv.level_deck.insert(0, "II:RL")
+    table.do("choose", "bob", letter="L")
+    table.do("end_writing")
+    table.do("end_round")
+    table.do("draw", "cat", level=True)
+    table.refuses(IllegalMove, "spin", "cat", letter="P", letters=["O", "S"])
+    table.do("spin", "cat", letter="P")
+    assert table.log[-1]["letters"] == ["R", "L"]
