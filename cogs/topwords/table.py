@@ -29,7 +29,9 @@ COLOUR = discord.Colour.dark_teal()
 BOARD_FILE = "board.png"
 # The board or the turn changes with these (and a vote opens with its own message): the table moves to a
 # new message with a new picture, and the previous one stays in the channel, without buttons, as a record.
-NEW_MESSAGE_EVENTS = frozenset({"started", "moved", "passed", "taken_back", "vote_open", "game_over"})
+NEW_MESSAGE_EVENTS = frozenset(
+    {"started", "moved", "passed", "turn_timed_out", "taken_back", "vote_open", "game_over"}
+)
 MODE_TEXTS = {"strict": N_("topwords.mode_strict"), "challenge": N_("topwords.mode_challenge")}
 PHASE_TITLES = {"vote": N_("topwords.title_vote"), "final_challenge": N_("topwords.title_final")}
 END_REASONS = {"passes": N_("topwords.end_passes"), "players_left": N_("topwords.end_players_left")}

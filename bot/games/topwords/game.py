@@ -693,13 +693,22 @@ class TopWords:
                 self._decide(s, applied)
 
     def _turn_timeout(self, state: State, action: Action, applied: Applied) -> State:
-        """The turn timer ran out: the turn is passed for the player; three in a row, and they leave."""
+        """The turn timer ran out: the turn goes to the next player, with no pass counted; three in a row,
+        and the player leaves."""
         if action.get("turn") != state.turn_no:
             raise StaleAction("engine.stale")  # the player acted, or the turn moved on, before the timer
         if state.phase != "play":
             raise _wrong_phase(state)
         player = state.current
-        s = self._pass(state, player, {"do": "pass"}, applied)
+        s = shallow_copy(state)
+        self._settle(s, applied)
+        s.taken_back = None
+        # RULES-NOTES: a turn lost to the timer is not a pass for "every player passed in a row": it breaks
+        # the run, so players who stepped away never end the game by passes.
+        s.passes = 0
+        log = {"player": player, "after_move": s.moves, "swapped": False, "timed_out": True}
+        s.passes_log = [*s.passes_log, log]
+        _next_turn(s)
         applied.events.append({"type": "turn_timed_out", "player": player})
         idle = s.idle.get(player, 0) + 1
         s.idle = {**s.idle, player: idle}
