@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 from bot.engine.game import Event
+from bot.games.topwords.game import standings
 from bot.games.topwords.messages import reason_text
 from bot.i18n import N_, t
 from bot.store import SessionRecord
@@ -205,11 +206,15 @@ def vote_text(lang: Lang, name: Namer, vote: dict[str, Any], closes: float | Non
 
 
 def scores_text(lang: Lang, name: Namer, view: View) -> str:
-    """Scores, best first; while playing with each rack's size, at the end with the rack penalties."""
+    """Scores in order of rank (players who left last, marked); while playing with each rack's size, at the
+    end with the rack penalties."""
+    left = set(view.get("left", []))
     lines = []
-    for player in sorted(view["players"], key=lambda p: -view["scores"][p]):
+    for player in view.get("standings") or standings(view["scores"], view.get("left", [])):
         score = view["scores"][player]
-        if not view["finished"]:
+        if player in left:
+            lines.append(t("topwords.left_line", lang, score=score, name=name(player)))
+        elif not view["finished"]:
             lines.append(
                 t(
                     "topwords.score_line",
@@ -219,12 +224,12 @@ def scores_text(lang: Lang, name: Namer, view: View) -> str:
                     tiles=view["rack_counts"][player],
                 )
             )
-            continue
-        line = t("topwords.final_line", lang, score=score, name=name(player))
-        penalty = view["penalties"].get(player, 0)
-        if penalty:
-            line += t("topwords.penalty", lang, penalty=penalty, tiles=view["rack_counts"][player])
-        lines.append(line)
+        else:
+            line = t("topwords.final_line", lang, score=score, name=name(player))
+            penalty = view["penalties"].get(player, 0)
+            if penalty:
+                line += t("topwords.penalty", lang, penalty=penalty, tiles=view["rack_counts"][player])
+            lines.append(line)
     return "\n".join(lines)
 
 

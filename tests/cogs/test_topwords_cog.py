@@ -568,3 +568,22 @@ def test_a_command_text_without_a_key_stays_english():
 )
 def test_the_lobby_describes_the_options_in_the_tables_language(lang, options, shown):
     assert TopWordsCog.describe_options(None, options, lang) == shown  # type: ignore[arg-type]
+
+
+def test_a_player_who_left_is_ranked_after_those_who_stayed_and_marked_left():
+    """RULES-NOTES: ranked after every player who stayed whatever their score, shown as having left."""
+    game = Game(
+        players=("ann", "bob", "cat"), setup={**SETUP, "first_player": "cat", "racks": {"cat": "SIEBRTS"}}
+    )
+    game.act("cat", do="place", tiles=SIEB)
+    game.act("cat", do="leave")
+    scores = next(f for f in game.embed()["fields"] if f["name"] == "Scores")["value"].splitlines()
+    assert scores[-1] == "8 Cat · *left the game*"  # the best score, yet last
+    game.act("ann", do="propose_end")
+    game.act("bob", do="vote", accept=True)
+    shown = game.embed()
+    final = next(f for f in shown["fields"] if f["name"] == "Final scores")["value"].splitlines()
+    assert final[-1] == "8 Cat · *left the game*" and "Cat" not in " ".join(final[:-1])
+    assert "Cat" not in shown["description"].split("🏆")[-1]  # the winners are among those who stayed
+    assert "*a quitté la partie*" in game.embed("fr")["fields"][-1]["value"]
+    assert "*hat das Spiel verlassen*" in game.embed("de")["fields"][-1]["value"]

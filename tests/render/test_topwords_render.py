@@ -165,3 +165,28 @@ def test_squares_drawn_once_and_pasted_look_as_if_drawn_in_place():
 def _cell(image: Image.Image, row: int, col: int) -> bytes:
     x, y = MARGIN + col * CELL + GAP // 2, MARGIN + row * CELL + GAP // 2
     return image.crop((x, y, x + CELL - GAP + 1, y + CELL - GAP + 1)).tobytes()
+
+
+def test_the_picture_ranks_a_player_who_left_last_and_marks_them():
+    """RULES-NOTES: a player who left comes after every player who stayed, whatever their score, marked."""
+    from bot.render.topwords_board import score_rows
+
+    game = make(None)
+    setup = {"first_player": "cat", "racks": {"cat": "SIEBRTS"}}
+    state = game.new_game({"check_words": False}, ["ann", "bob", "cat"], setup, random.Random(0))
+    state = game.apply(state, {"do": "place", "player": "cat", "tiles": SIEB}).state
+    leave = game.resolve_chance(state, {"do": "leave", "player": "cat"}, random.Random(0))
+    state = game.apply(state, leave).state
+    playing = game.view_for(state, None)
+    assert [(r.player, r.left_mark) for r in score_rows(playing, playing["scores"], "en")] == [
+        ("ann", ""),
+        ("bob", ""),
+        ("cat", "left the game"),
+    ]
+    for player in ("ann", "bob"):
+        state = game.apply(state, {"do": "pass", "player": player}).state
+    over = game.view_for(state, None)
+    rows = score_rows(over, over["scores"], "de")
+    assert over["scores"]["cat"] > over["scores"]["ann"] and rows[-1].player == "cat"
+    assert rows[-1].left_mark == "hat das Spiel verlassen" and not rows[-1].highlighted
+    assert render_board(over, lang="fr") != render_board({**over, "left": []}, lang="fr")

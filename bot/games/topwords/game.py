@@ -359,6 +359,7 @@ class TopWords:
             "vote": None,
             "finished": state.phase == "over",
             "winners": _winners(state) if state.phase == "over" else [],
+            "standings": standings(state.scores, state.left),
             "penalties": dict(state.penalties),
             "end_reason": state.end_reason,
             "freshness": self.freshness(state),
@@ -441,6 +442,7 @@ class TopWords:
             "penalties": dict(state.penalties),
             "end_reason": state.end_reason,
             "left": list(state.left),
+            "standings": standings(state.scores, state.left),
             "idle": dict(state.idle),
         }
 
@@ -1073,6 +1075,13 @@ def _candidates(board: Sequence[str], rack: str) -> Iterator[list[Tile]]:
             if square != (r, c) and board[square[0] * SIZE + square[1]]:
                 continue  # a stack: tried as itself
             yield from ([(square[0], square[1], letter)] for letter in letters)
+
+
+def standings(scores: Mapping[str, int], left: Sequence[str]) -> list[str]:
+    """The players in their order of rank: the most points first, every player who left after every player
+    who stayed whatever their score (RULES-NOTES); equal scores keep their seat order."""
+    gone = set(left)
+    return sorted(scores, key=lambda player: (player in gone, -scores[player]))
 
 
 def _winners(s: State) -> list[str]:
