@@ -587,3 +587,20 @@ def test_a_player_who_left_is_ranked_after_those_who_stayed_and_marked_left():
     assert "Cat" not in shown["description"].split("🏆")[-1]  # the winners are among those who stayed
     assert "*a quitté la partie*" in game.embed("fr")["fields"][-1]["value"]
     assert "*hat das Spiel verlassen*" in game.embed("de")["fields"][-1]["value"]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
+async def test_topwords_end_promises_no_vote_since_topwords_has_none(lang):
+    """/topwords end ends the game without a result for the host or Manage Server; a player is refused and
+    pointed to propose_end. The command's own description says so and promises no vote."""
+    [end] = [command for command in TopWordsCog.group.commands if command.name == "end"]
+    key = end._locale_description.extras["key"]
+    assert key == "topwords.cmd.end"
+    described = t(key, lang)
+    assert len(described) <= 100
+    assert not any(word in described.lower() for word in ("vote", "abstimm"))
+    with pytest.raises(BadAction) as refused:
+        await TopWordsCog(None).ask_to_end(None, None)  # type: ignore[arg-type]
+    assert refused.value.key == "topwords.not_manager" and "/topwords propose_end" in t(
+        refused.value.key, lang
+    )
