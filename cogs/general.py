@@ -157,6 +157,7 @@ class General(commands.Cog):
     )
 
     @settings.command(name="language", description=command_text("general.cmd.settings_language"))
+    @app_commands.describe(language=command_text("general.cmd.settings_language.language"))
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def settings_language(
         self, interaction: discord.Interaction[Any], language: app_commands.Choice[str]

@@ -97,7 +97,7 @@ def test_the_german_picture_uses_german_labels():
     view = finished_view_with_extras()
     german = panel_lines(view, {"ann": "Jörg"}, "de")
     assert german == {
-        "bag": [f"Beutel: {view['bag_count']} Buchstaben"],
+        "bag": [f"Im Beutel: {view['bag_count']}"],
         "last_move": ["Letzter Zug: bob", "= 12 Punkte", "verdoppelt +2 Bonus"],
         "end": ["Spielende", "Gewinner: Jörg"],
     }
@@ -116,9 +116,9 @@ def test_a_french_table_gets_a_french_picture():
     view = finished_view_with_extras()
     french = panel_lines(view, {"ann": "Zoé"}, "fr")
     assert french == {
-        "bag": [f"Sac : {view['bag_count']} lettres"],
+        "bag": [f"Lettres dans le sac : {view['bag_count']}"],
         "last_move": ["Dernier coup : bob", "= 12 points", "x2 +2 de bonus"],
-        "end": ["Fin de la partie", "Gagnant : Zoé"],
+        "end": ["Fin de la partie", "Victoire : Zoé"],
     }
     shown = " ".join(line for lines in french.values() for line in lines)
     for word in ENGLISH_WORDS:
