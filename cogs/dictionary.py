@@ -23,7 +23,7 @@ from bot.ui.embeds import mention
 from bot.ui.replies import reply_private
 from bot.ui.translator import command_text
 from bot.words.text import normalise
-from cogs.general import LANGUAGE_CHOICES, LANGUAGE_NAMES
+from cogs.general import LANGUAGE_CHOICES, LANGUAGE_NAMES, answer_language
 
 if TYPE_CHECKING:
     from bot.app import TopBot
@@ -70,13 +70,14 @@ class Dictionary(commands.Cog):
             raise NotAPlayer("dictionary.not_allowed")
         if language is not None and language not in LANGUAGES:
             raise BadAction("general.settings.bad_language")
-        return interaction.guild_id, await self._language(interaction.guild_id, language)
+        return interaction.guild_id, await self._language(interaction, language)
 
-    async def _language(self, guild_id: int, chosen: str | None) -> str:
-        """The language chosen, else the server's own."""
+    async def _language(self, interaction: discord.Interaction[Any], chosen: str | None) -> str:
+        """The dictionary's language: the one chosen, else the server's own, else the caller's."""
         if chosen in LANGUAGES:
             return str(chosen)
-        return await self.bot.store.guild_settings.language(guild_id, self.bot.settings.default_language)
+        assert interaction.guild_id is not None
+        return await answer_language(self.bot.store.guild_settings, interaction.guild_id, interaction.locale)
 
     @group.command(name="list", description=command_text("dictionary.cmd.list"))
     @app_commands.describe(
@@ -90,7 +91,8 @@ class Dictionary(commands.Cog):
         page: app_commands.Range[int, 1, 10_000] = 1,
     ) -> None:
         guild, lang = await self._allowed(interaction, language.value if language else None)
-        reader = language_of(interaction.locale)
+        # A list of the server's words is about the server: said in its language, else the caller's.
+        reader = await answer_language(self.bot.store.guild_settings, guild, interaction.locale)
         total = await self.bot.store.server_words.count(guild, lang)
         pages = max(1, -(-total // PAGE_SIZE))
         if not 1 <= page <= pages:
@@ -162,7 +164,7 @@ class Dictionary(commands.Cog):
         """The server's words starting with what is typed (in the language chosen, or the server's)."""
         if interaction.guild_id is None or not manages_server(interaction):
             return []
-        lang = await self._language(interaction.guild_id, getattr(interaction.namespace, "language", None))
+        lang = await self._language(interaction, getattr(interaction.namespace, "language", None))
         entries = await self.bot.store.server_words.list(
             interaction.guild_id, lang, prefix=normalise(current), limit=25
         )

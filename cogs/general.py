@@ -15,6 +15,7 @@ from bot.config import LANGUAGES
 from bot.engine.errors import BadAction, NotAPlayer
 from bot.games import GAME_TITLES, every_game, listed_games
 from bot.i18n import N_, Text, language_of, t
+from bot.store.repositories import GuildSettings
 from bot.ui.access import manages_server
 from bot.ui.embeds import mention
 from bot.ui.replies import reply, reply_private
@@ -59,10 +60,17 @@ def rules_summary(text: str, limit: int = 4000, lang: str = "en") -> str:
     return text[: cut if cut > 0 else limit].rstrip() + "\n\n" + t("general.rules.attached", lang)
 
 
+async def answer_language(settings: GuildSettings, guild_id: int, locale: object) -> str:
+    """The language of an answer about the server (its leaderboard, its dictionary): the server's own
+    (`/settings language`), else the caller's Discord language — never the bot's default over the caller's."""
+    return await settings.language(guild_id, language_of(locale))
+
+
 class General(commands.Cog):
     """/help, /rules, /leaderboard, /settings and /profile: what every game shares.
 
-    Private answers speak the user's Discord language; the leaderboard, posted in the channel, the server's.
+    Private answers speak the user's Discord language; the leaderboard, posted in the channel, the server's
+    (else the caller's: `answer_language`).
     """
 
     def __init__(self, bot: TopBot) -> None:
@@ -120,9 +128,7 @@ class General(commands.Cog):
     ) -> None:
         assert interaction.guild_id is not None
         rows = await self.bot.store.results.leaderboard(interaction.guild_id, game.value)
-        lang = await self.bot.store.guild_settings.language(
-            interaction.guild_id, self.bot.settings.default_language
-        )
+        lang = await answer_language(self.bot.store.guild_settings, interaction.guild_id, interaction.locale)
         embed = discord.Embed(
             title=t("general.leaderboard.title", lang, game=game.name), colour=discord.Colour.gold()
         )
@@ -151,6 +157,7 @@ class General(commands.Cog):
     )
 
     @settings.command(name="language", description=command_text("general.cmd.settings_language"))
+    @app_commands.describe(language=command_text("general.cmd.settings_language.language"))
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def settings_language(
         self, interaction: discord.Interaction[Any], language: app_commands.Choice[str]

@@ -238,6 +238,19 @@ def bot_translator(bot):
     return CommandTranslator()
 
 
+async def test_every_command_option_has_a_real_description(bot):
+    """Discord shows "…" for an option nobody described (/settings language's `language` did)."""
+    options = [
+        (name, parameter.name)
+        for name, command in walk(bot.tree.get_commands())
+        for parameter in getattr(command, "parameters", [])
+    ]
+    assert len(options) >= 10
+    for name, command in walk(bot.tree.get_commands()):
+        for parameter in getattr(command, "parameters", []):
+            assert parameter.description not in ("", "…"), (name, parameter.name)
+
+
 async def test_every_command_text_is_translated_and_short(bot):
     """The synced payload of every command carries French and German for each description and choice."""
     from cogs.general import GAME_CHOICES, LANGUAGE_CHOICES

@@ -11,7 +11,7 @@ import io
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -33,6 +33,7 @@ CENTRE_SQUARE = (214, 184, 110)
 LABEL = (236, 239, 241)
 LETTER = (33, 33, 33)
 HIGHLIGHT = (229, 57, 53)
+GONE = (144, 164, 174)  # a player who left: dimmed
 # Tiles darken with the height of their stack, so tall stacks stand out at a glance.
 TILE_BY_HEIGHT = {
     1: (255, 248, 225),
@@ -214,6 +215,35 @@ def panel_lines(view: Mapping[str, Any], names: Mapping[str, str], lang: str) ->
     return out
 
 
+class ScoreRow(NamedTuple):
+    player: str
+    score: int
+    highlighted: bool  # the player to move, or a winner
+    left_mark: str  # "" for a player still seated; else the word that says they left
+
+
+def score_rows(view: Mapping[str, Any], scores: Mapping[str, int], lang: str) -> list[ScoreRow]:
+    """The panel's scores: in seat order while playing, in order of rank once the game is over; a player
+    who left comes after every player who stayed and is marked (RULES-NOTES), whatever their score."""
+    left = set(view.get("left", []))
+    seats = list(view.get("players", list(scores)))
+    if view.get("finished"):
+        order = sorted(seats, key=lambda player: (player in left, -scores.get(player, 0)))
+    else:
+        order = [p for p in seats if p not in left] + [p for p in seats if p in left]
+    turn, winners = view.get("turn"), set(view.get("winners", []))
+    mark = t("topwords.board.left", lang)
+    return [
+        ScoreRow(
+            player,
+            scores.get(player, 0),
+            player not in left and (player == turn or player in winners),
+            mark if player in left else "",
+        )
+        for player in order
+    ]
+
+
 def _panel(
     draw: ImageDraw.ImageDraw,
     view: Mapping[str, Any],
@@ -225,18 +255,18 @@ def _panel(
     y = MARGIN
     _text(draw, (x, y), "TopWords", 24, LABEL)
     y += 40
-    turn = view.get("turn")
-    winners = [p for p in view.get("winners", [])]
-    for player in view.get("players", list(scores)):
-        name = _short(names.get(player, player), 15)
-        current = player == turn or player in winners
-        colour = HIGHLIGHT if current else LABEL
-        if current:
+    for row in score_rows(view, scores, lang):
+        name = _short(names.get(row.player, row.player), 15)
+        colour = HIGHLIGHT if row.highlighted else GONE if row.left_mark else LABEL
+        if row.highlighted:
             # The player to move (or a winner): a small triangle, since the font has no arrows.
             draw.polygon([(x, y + 5), (x + 10, y + 11), (x, y + 17)], fill=HIGHLIGHT)
         _text(draw, (x + 16, y), name, 18, colour)
-        draw.text((x + PANEL - 12, y), str(scores.get(player, 0)), fill=colour, font=_font(18), anchor="ra")
+        draw.text((x + PANEL - 12, y), str(row.score), fill=colour, font=_font(18), anchor="ra")
         y += 28
+        if row.left_mark:  # under the name, so that a long name is never cut for it
+            _text(draw, (x + 16, y - 6), row.left_mark, 13, GONE)
+            y += 16
     y += 12
     lines = panel_lines(view, names, lang)
     for line in lines["bag"]:

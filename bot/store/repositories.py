@@ -774,7 +774,8 @@ class Results:
         )
 
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[LeaderboardRow]:
-        """Most wins first; then the better total in the game's own direction (fewer penalty points)."""
+        """Most wins first; then the better average place (a player who left a game was placed after every
+        player who stayed, whatever their score); then the better total in the game's own direction."""
         row = await self._db.fetch_one(
             "SELECT MAX(lower_is_better) FROM results WHERE guild_id = ? AND game = ?", (guild_id, game)
         )
@@ -785,7 +786,7 @@ class Results:
         rows = await self._db.fetch_all(
             f"SELECT user_id, COUNT(*) AS games, SUM(won) AS wins, {best} AS best, SUM(score) AS total"
             " FROM results WHERE guild_id = ? AND game = ? GROUP BY user_id"
-            f" ORDER BY wins DESC, {total_order}, user_id LIMIT ?",
+            f" ORDER BY wins DESC, AVG(rank) ASC, {total_order}, user_id LIMIT ?",
             (guild_id, game, limit),
         )
         return [LeaderboardRow(r["user_id"], r["games"], r["wins"], r["best"], r["total"]) for r in rows]

@@ -124,6 +124,12 @@ class TopWordsCog(TableCog, name="TopWords"):
         view = await self.bot.sessions.view(record.id, str(interaction.user.id))
         await answer(interaction, f"{reply}\n{table.rack_text(lang, view)}")
 
+    # The table layer's `end` says players may ask by vote; TopWords has no such vote (`ask_to_end`), so its
+    # own command says what it does.
+    @group.command(name="end", description=command_text("topwords.cmd.end"))
+    async def end_here(self, interaction: discord.Interaction[Any]) -> None:
+        await self.end(interaction)
+
     @group.command(name="rack", description=command_text("topwords.cmd.rack"))
     async def rack(self, interaction: discord.Interaction[Any]) -> None:
         record = await self._player_game(interaction)

@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 from bot.engine.game import Event
+from bot.games.topwords.game import standings
 from bot.games.topwords.messages import reason_text
 from bot.i18n import N_, t
 from bot.store import SessionRecord
@@ -29,7 +30,9 @@ COLOUR = discord.Colour.dark_teal()
 BOARD_FILE = "board.png"
 # The board or the turn changes with these (and a vote opens with its own message): the table moves to a
 # new message with a new picture, and the previous one stays in the channel, without buttons, as a record.
-NEW_MESSAGE_EVENTS = frozenset({"started", "moved", "passed", "taken_back", "vote_open", "game_over"})
+NEW_MESSAGE_EVENTS = frozenset(
+    {"started", "moved", "passed", "turn_timed_out", "taken_back", "vote_open", "game_over"}
+)
 MODE_TEXTS = {"strict": N_("topwords.mode_strict"), "challenge": N_("topwords.mode_challenge")}
 PHASE_TITLES = {"vote": N_("topwords.title_vote"), "final_challenge": N_("topwords.title_final")}
 END_REASONS = {"passes": N_("topwords.end_passes"), "players_left": N_("topwords.end_players_left")}
@@ -203,11 +206,15 @@ def vote_text(lang: Lang, name: Namer, vote: dict[str, Any], closes: float | Non
 
 
 def scores_text(lang: Lang, name: Namer, view: View) -> str:
-    """Scores, best first; while playing with each rack's size, at the end with the rack penalties."""
+    """Scores in order of rank (players who left last, marked); while playing with each rack's size, at the
+    end with the rack penalties."""
+    left = set(view.get("left", []))
     lines = []
-    for player in sorted(view["players"], key=lambda p: -view["scores"][p]):
+    for player in view.get("standings") or standings(view["scores"], view.get("left", [])):
         score = view["scores"][player]
-        if not view["finished"]:
+        if player in left:
+            lines.append(t("topwords.left_line", lang, score=score, name=name(player)))
+        elif not view["finished"]:
             lines.append(
                 t(
                     "topwords.score_line",
@@ -217,12 +224,12 @@ def scores_text(lang: Lang, name: Namer, view: View) -> str:
                     tiles=view["rack_counts"][player],
                 )
             )
-            continue
-        line = t("topwords.final_line", lang, score=score, name=name(player))
-        penalty = view["penalties"].get(player, 0)
-        if penalty:
-            line += t("topwords.penalty", lang, penalty=penalty, tiles=view["rack_counts"][player])
-        lines.append(line)
+        else:
+            line = t("topwords.final_line", lang, score=score, name=name(player))
+            penalty = view["penalties"].get(player, 0)
+            if penalty:
+                line += t("topwords.penalty", lang, penalty=penalty, tiles=view["rack_counts"][player])
+            lines.append(line)
     return "\n".join(lines)
 
 

@@ -228,7 +228,7 @@ async def test_a_vote_shows_its_question_and_buttons_then_its_result() -> None:
     table.act("bob", do="vote", accept=False)
     table.act("cat", do="vote", accept=False)
     embed = table.embed()
-    assert "**plum** (Cat): crossed out by vote, 0–2" in field(embed, "Votes")
+    assert "**plum** (Cat): crossed out after the vote, 0–2" in field(embed, "Votes")
     assert field(embed, "Cat") == "Cat — +0\n~~plum~~ *voted out*"
     assert table.labels() == ["Dispute a word"]
 

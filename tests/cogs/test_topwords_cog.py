@@ -135,7 +135,7 @@ def test_refusals_speak_the_readers_language():
     refusal = NotYourTurn("topwords.not_your_turn", name="Bob")
     assert error_text(refusal, "en") == "It is not your turn: Bob is to move."
     assert error_text(refusal, "de") == "Du bist nicht am Zug: Bob ist dran."
-    assert error_text(refusal, "fr") == "Ce n'est pas votre tour : c'est à Bob de jouer."
+    assert error_text(refusal, "fr") == "Ce n'est pas votre tour\u00a0: c'est à Bob de jouer."
     broken = RuleBroken("topwords.rule.same_letter", letter="E", square="E5")
     assert "Niemals" in error_text(broken, "de") and "Never" in error_text(broken, "en")
     assert "Jamais la même lettre" in error_text(broken, "fr")
@@ -147,8 +147,8 @@ def test_the_rules_phase_refusals_are_translated_and_unknown_texts_come_back_as_
     with pytest.raises(WrongPhase) as refused:
         game.act("bob", do="place", tiles=SIEB)
     assert refused.value.message == "A vote is open: wait for its result."
-    assert error_text(refused.value, "de") == "Eine Abstimmung läuft: warte ihr Ergebnis ab."
-    assert error_text(refused.value, "fr") == "Un vote est en cours : attendez son résultat."
+    assert error_text(refused.value, "de") == "Eine Abstimmung läuft: Warte ihr Ergebnis ab."
+    assert error_text(refused.value, "fr") == "Un vote est en cours\u00a0: attendez son résultat."
     assert error_text(GameError("Something new."), "de") == "Something new."
 
 
@@ -214,8 +214,8 @@ def test_a_move_shows_words_points_scores_and_the_bag():
     [last, scores] = shown["fields"]
     assert last["name"] == "Last move"
     assert last["value"] == "**Ann**: **SIEB** (4) → **8** points (doubled)"
-    assert scores["value"].splitlines() == ["**8** Ann · 7 tiles", "**0** Bob\\_\\* · 7 tiles"]
-    assert shown["footer"]["text"] == f"Bag: {len(game.state.bag)} tiles · strict mode · game #7"
+    assert scores["value"].splitlines() == ["**8** Ann · rack: 7", "**0** Bob\\_\\* · rack: 7"]
+    assert shown["footer"]["text"] == f"Tiles in the bag: {len(game.state.bag)} · strict mode · game #7"
     german = game.embed("de")
     assert german["title"] == "TopWords — Bob_* ist am Zug"
     assert german["fields"][0]["value"] == "**Ann**: **SIEB** (4) → **8** Punkte (verdoppelt)"
@@ -227,17 +227,16 @@ def test_the_mover_sees_points_and_new_rack_privately():
     events = game.act("ann", do="place", tiles=SIEB)
     moved = next(e for e in events if e["type"] == "moved")
     assert table.move_text("en", moved) == "**SIEB** (4) → **8** points (doubled)"
-    assert table.rack_text("en", game.view("ann")).startswith(
-        "🔤 Your rack (only you see this): **R T S A U M L**"
-    )
+    assert table.rack_text("en", game.view("ann")).startswith("🔤 Your rack: **R T S A U M L**")
     assert "Dein Stellbrett" in table.rack_text("de", game.view("ann"))
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_no_rack_letter_ever_reaches_the_table(lang):
     """Hidden information: the table is built from the spectator's view; rack events are never shown."""
-    # On Bob's rack all game long (a swapped X goes back into the bag); Z is left out, German has "Zug".
-    hidden = set(SECRET) - {"Z"}
+    # On Bob's rack all game long (a swapped X goes back into the bag); Z and J are left out: German has
+    # "Zug" and "Jedes".
+    hidden = set(SECRET) - {"Z", "J"}
     game = Game(mode="challenge")
     steps = [
         ("ann", {"do": "place", "tiles": SIEB}),
@@ -357,14 +356,12 @@ def test_the_end_shows_final_scores_with_rack_penalties_and_the_winner():
     assert "🏆 **Ann** wins!" in shown["description"]
     final = next(f for f in shown["fields"] if f["name"] == "Final scores")
     assert final["value"].splitlines() == [
-        "**-27** Ann (−35: 7 tiles left)",
-        "**-35** Bob\\_\\* (−35: 7 tiles left)",
+        "**-27** Ann (−35, rack: 7)",
+        "**-35** Bob\\_\\* (−35, rack: 7)",
     ]
     assert game.items() == []
     german = game.embed("de")
-    assert (
-        "🏆 **Ann** gewinnt!" in german["description"] and "Buchstaben übrig" in german["fields"][-1]["value"]
-    )
+    assert "🏆 **Ann** gewinnt!" in german["description"] and "Stellbrett: 7" in german["fields"][-1]["value"]
 
 
 def test_the_table_fits_discords_embed_limits_with_four_long_names():
@@ -460,7 +457,7 @@ def test_challenge_and_dispute_buttons_carry_the_move_they_act_on():
     assert error_text(stale.value, "en") == "The table has moved on since that message: use the latest one."
     assert (
         error_text(stale.value, "de")
-        == "Das Spiel ist seit dieser Nachricht weitergegangen: nimm die neueste."
+        == "Das Spiel ist seit dieser Nachricht weitergegangen: Nimm die neueste."
     )
     assert not game.state.challenges
     assert [i.item.custom_id for i in table.word_items(7, ["BAUM", "AB"], 2)] == [
@@ -509,7 +506,7 @@ def test_a_tie_says_which_way_the_dictionary_decided():
     [refused] = table.news_lines("en", str, view, [{**event, "allowed": False}], closes=None)
     assert refused == "Tie on **RAT** (1:1): the dictionary decides — not allowed."
     [allowed] = table.news_lines("de", str, view, [{**event, "allowed": True}], closes=None)
-    assert allowed == "Gleichstand bei **RAT** (1:1): das Wörterbuch entscheidet — erlaubt."
+    assert allowed == "Gleichstand bei **RAT** (1:1): Das Wörterbuch entscheidet — erlaubt."
 
 
 # -- the command tree in German ---------------------------------------------------------------------------
@@ -568,3 +565,39 @@ def test_a_command_text_without_a_key_stays_english():
 )
 def test_the_lobby_describes_the_options_in_the_tables_language(lang, options, shown):
     assert TopWordsCog.describe_options(None, options, lang) == shown  # type: ignore[arg-type]
+
+
+def test_a_player_who_left_is_ranked_after_those_who_stayed_and_marked_left():
+    """RULES-NOTES: ranked after every player who stayed whatever their score, shown as having left."""
+    game = Game(
+        players=("ann", "bob", "cat"), setup={**SETUP, "first_player": "cat", "racks": {"cat": "SIEBRTS"}}
+    )
+    game.act("cat", do="place", tiles=SIEB)
+    game.act("cat", do="leave")
+    scores = next(f for f in game.embed()["fields"] if f["name"] == "Scores")["value"].splitlines()
+    assert scores[-1] == "8 Cat · *left the game*"  # the best score, yet last
+    game.act("ann", do="propose_end")
+    game.act("bob", do="vote", accept=True)
+    shown = game.embed()
+    final = next(f for f in shown["fields"] if f["name"] == "Final scores")["value"].splitlines()
+    assert final[-1] == "8 Cat · *left the game*" and "Cat" not in " ".join(final[:-1])
+    assert "Cat" not in shown["description"].split("🏆")[-1]  # the winners are among those who stayed
+    assert "*a quitté la partie*" in game.embed("fr")["fields"][-1]["value"]
+    assert "*hat das Spiel verlassen*" in game.embed("de")["fields"][-1]["value"]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
+async def test_topwords_end_promises_no_vote_since_topwords_has_none(lang):
+    """/topwords end ends the game without a result for the host or Manage Server; a player is refused and
+    pointed to propose_end. The command's own description says so and promises no vote."""
+    [end] = [command for command in TopWordsCog.group.commands if command.name == "end"]
+    key = end._locale_description.extras["key"]
+    assert key == "topwords.cmd.end"
+    described = t(key, lang)
+    assert len(described) <= 100
+    assert not any(word in described.lower() for word in ("vote", "abstimm"))
+    with pytest.raises(BadAction) as refused:
+        await TopWordsCog(None).ask_to_end(None, None)  # type: ignore[arg-type]
+    assert refused.value.key == "topwords.not_manager" and "/topwords propose_end" in t(
+        refused.value.key, lang
+    )

@@ -325,7 +325,7 @@ async def test_three_players_play_two_rounds_with_a_duplicate_disputes_and_votes
     await carol.click(reveal, "It counts")
     assert reveal.button_labels == ["Dispute a word"]
     assert f"~~{duplicate}~~" not in reveal.text and duplicate in field_of(reveal, "Alice")
-    assert f"**{duplicate}** (Alice): counted by vote, 2–0" in field_of(reveal, "Votes")
+    assert f"**{duplicate}** (Alice): counts after the vote, 2–0" in field_of(reveal, "Votes")
 
     # Carol disputes one of bob's words; alice and bob split: a tie keeps the verdict.
     asked = await carol.click(reveal, "Dispute a word")
@@ -350,7 +350,7 @@ async def test_three_players_play_two_rounds_with_a_duplicate_disputes_and_votes
     assert all(m.pinged == [] for m in table.channel_messages())
 
     leaders = await alice.slash("leaderboard", game="topstop")
-    assert f"**1.** {carol.mention} — 1 win(s) in 1 game(s), best 6" in leaders.text
+    assert f"**1.** {carol.mention} — wins: 1 · games: 1 · best: 6" in leaders.text
     assert alice.mention in leaders.text and bob.mention in leaders.text
     gone = await alice.slash("topstop status")
     assert gone.ephemeral and "No Top Stop game is open in this channel" in gone.text
@@ -408,7 +408,7 @@ async def test_a_spectator_sees_everything_public_and_can_act_on_nothing(
     await refused(game, dave.click(reveal, "It counts"), watching)
     await refused(game, dave.click(reveal, "Cross it out"), watching)
     await bob.click(reveal, "It counts")  # the only voter: the vote closes
-    assert f"**{his[0]}** (Bob): counted by vote, 1–0" in field_of(reveal, "Votes")
+    assert f"**{his[0]}** (Bob): counts after the vote, 1–0" in field_of(reveal, "Votes")
 
     ended = await table.user("dev").slash("topstop end")  # Manage Server, not a player
     assert ended.ephemeral and "The game is over." in ended.text
@@ -630,7 +630,7 @@ async def test_a_new_game_takes_the_servers_language_and_refuses_a_zero_grace(
     game = Game(table, [alice, bob], product_bot, lang="fr")  # the table speaks the game's language
     title = game.text("topstop.table.first_spin_title")
     first = await table.wait_for_message(lambda m: title in m.text, what="the first spin")
-    game.sid = int(re.findall(r"n° (\d+)", first.text)[0])
+    game.sid = int(re.findall(r"n°\s(\d+)", first.text)[0])
     board = await game.first_spin()
     rig_next_spin(product_bot, monkeypatch, "P")
     assert await game.spin(board) == "P"

@@ -83,7 +83,7 @@ async def test_three_moves_a_private_rack_and_the_scores(product_bot: Any, table
     played = await alice.slash("topwords play", word="RAT", square="E6", direction="across")
     assert "**RAT** (3) · **ER** (2) → **10** points (doubled)" in played.text
     last = table.last_message
-    assert "**18** Alice · 7 tiles\n**8** Bob · 7 tiles" in last.text and "Bag: 77 tiles" in last.text
+    assert "**18** Alice · rack: 7\n**8** Bob · rack: 7" in last.text and "Tiles in the bag: 77" in last.text
 
     tables = [m for m in table.channel_messages() if is_table(m)]
     assert len(tables) == 4 and all(m.pinged == [] for m in tables)
@@ -144,7 +144,10 @@ async def test_a_refused_word_goes_to_the_vote_in_german(product_bot: Any, table
     assert "Die Abstimmung läuft" in refused.text and refused.message.buttons == []
 
     bobs_vote = await bob.click(vote, "Allowed")  # he raised it: the others vote
-    assert bobs_vote.ephemeral and "Du stimmst hier nicht ab: du hast sie angestoßen." in bobs_vote.text
+    assert (
+        bobs_vote.ephemeral
+        and "Du stimmst hier nicht ab: du hast die Abstimmung beantragt." in bobs_vote.text
+    )
 
     await alice.click(vote, "Allowed")
     placed = await table.wait_for_message(lambda m: "The table allowed" in m.text, what="the vote's result")
@@ -172,7 +175,7 @@ async def test_the_table_buttons_survive_a_restart(
     await wait_for_new_session(fake_discord, second, previous=session)
 
     rack = await bob.click(board, "My rack")
-    shown = re.search(r"Your rack \(only you see this\): \*\*(\S ){6}\S\*\*", rack.text)
+    shown = re.search(r"Your rack: \*\*(\S ){6}\S\*\*", rack.text)
     assert rack.ephemeral and shown, rack
     assert await second.stop(signal.SIGTERM) == 0
 
@@ -218,7 +221,7 @@ async def test_ask_the_table_from_an_older_reply_is_refused_in_german(product_bo
     late = await bob.click(refused.message, "Den Tisch abstimmen lassen")  # the reply of move 2
     await until(table, lambda: late.followups or "weitergegangen" in late.text, "the refusal")
     shown = late.followups[0].text if late.followups else late.text
-    assert shown == "⚠️ Das Spiel ist seit dieser Nachricht weitergegangen: nimm die neueste."
+    assert shown == "⚠️ Das Spiel ist seit dieser Nachricht weitergegangen: Nimm die neueste."
     assert len([m for m in table.channel_messages() if is_table(m)]) == tables  # no vote was opened
     assert "Bob to move" in table.last_message.text
 

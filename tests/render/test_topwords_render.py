@@ -97,7 +97,7 @@ def test_the_german_picture_uses_german_labels():
     view = finished_view_with_extras()
     german = panel_lines(view, {"ann": "Jörg"}, "de")
     assert german == {
-        "bag": [f"Beutel: {view['bag_count']} Buchstaben"],
+        "bag": [f"Im Beutel: {view['bag_count']}"],
         "last_move": ["Letzter Zug: bob", "= 12 Punkte", "verdoppelt +2 Bonus"],
         "end": ["Spielende", "Gewinner: Jörg"],
     }
@@ -116,9 +116,9 @@ def test_a_french_table_gets_a_french_picture():
     view = finished_view_with_extras()
     french = panel_lines(view, {"ann": "Zoé"}, "fr")
     assert french == {
-        "bag": [f"Sac : {view['bag_count']} lettres"],
+        "bag": [f"Lettres dans le sac : {view['bag_count']}"],
         "last_move": ["Dernier coup : bob", "= 12 points", "x2 +2 de bonus"],
-        "end": ["Fin de la partie", "Gagnant : Zoé"],
+        "end": ["Fin de la partie", "Victoire : Zoé"],
     }
     shown = " ".join(line for lines in french.values() for line in lines)
     for word in ENGLISH_WORDS:
@@ -165,3 +165,28 @@ def test_squares_drawn_once_and_pasted_look_as_if_drawn_in_place():
 def _cell(image: Image.Image, row: int, col: int) -> bytes:
     x, y = MARGIN + col * CELL + GAP // 2, MARGIN + row * CELL + GAP // 2
     return image.crop((x, y, x + CELL - GAP + 1, y + CELL - GAP + 1)).tobytes()
+
+
+def test_the_picture_ranks_a_player_who_left_last_and_marks_them():
+    """RULES-NOTES: a player who left comes after every player who stayed, whatever their score, marked."""
+    from bot.render.topwords_board import score_rows
+
+    game = make(None)
+    setup = {"first_player": "cat", "racks": {"cat": "SIEBRTS"}}
+    state = game.new_game({"check_words": False}, ["ann", "bob", "cat"], setup, random.Random(0))
+    state = game.apply(state, {"do": "place", "player": "cat", "tiles": SIEB}).state
+    leave = game.resolve_chance(state, {"do": "leave", "player": "cat"}, random.Random(0))
+    state = game.apply(state, leave).state
+    playing = game.view_for(state, None)
+    assert [(r.player, r.left_mark) for r in score_rows(playing, playing["scores"], "en")] == [
+        ("ann", ""),
+        ("bob", ""),
+        ("cat", "left the game"),
+    ]
+    for player in ("ann", "bob"):
+        state = game.apply(state, {"do": "pass", "player": player}).state
+    over = game.view_for(state, None)
+    rows = score_rows(over, over["scores"], "de")
+    assert over["scores"]["cat"] > over["scores"]["ann"] and rows[-1].player == "cat"
+    assert rows[-1].left_mark == "hat das Spiel verlassen" and not rows[-1].highlighted
+    assert render_board(over, lang="fr") != render_board({**over, "left": []}, lang="fr")

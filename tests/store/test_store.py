@@ -261,3 +261,23 @@ async def test_a_tables_turn_notice_is_stored_replaced_and_dropped(store):
     assert await store.turn_notices.get(sid) == TurnNotice(("bob", "cat"), 12, 11)
     await store.db.run(TurnNotices.drop_statements(sid))
     assert await store.turn_notices.get(sid) is None
+
+
+async def test_the_leaderboard_ranks_a_player_who_left_after_those_who_stayed(store):
+    """RULES-NOTES (TopWords): a player who left is ranked after every player who stayed, whatever their
+    score; the leaderboard follows the places the game gave, not the points alone."""
+    from bot.engine.game import Outcome, Termination
+    from bot.engine.sessions import _result_rows
+
+    outcome = Outcome(
+        ["ann"],
+        {"ann": 4, "bob": -25, "cat": 12},
+        left=["cat"],
+        termination=Termination.ALL_PASSED,
+        draw=False,
+    )
+    async with store.transaction() as tx:
+        sid = await store.sessions.create(tx, lobby(game="topwords"))
+        await store.results.record(tx, sid, 1, "topwords", _result_rows(outcome), 2.0)
+    board = await store.results.leaderboard(1, "topwords")
+    assert [row.user_id for row in board] == ["ann", "bob", "cat"]

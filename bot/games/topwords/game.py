@@ -359,6 +359,7 @@ class TopWords:
             "vote": None,
             "finished": state.phase == "over",
             "winners": _winners(state) if state.phase == "over" else [],
+            "standings": standings(state.scores, state.left),
             "penalties": dict(state.penalties),
             "end_reason": state.end_reason,
             "freshness": self.freshness(state),
@@ -441,6 +442,7 @@ class TopWords:
             "penalties": dict(state.penalties),
             "end_reason": state.end_reason,
             "left": list(state.left),
+            "standings": standings(state.scores, state.left),
             "idle": dict(state.idle),
         }
 
@@ -693,13 +695,22 @@ class TopWords:
                 self._decide(s, applied)
 
     def _turn_timeout(self, state: State, action: Action, applied: Applied) -> State:
-        """The turn timer ran out: the turn is passed for the player; three in a row, and they leave."""
+        """The turn timer ran out: the turn goes to the next player, with no pass counted; three in a row,
+        and the player leaves."""
         if action.get("turn") != state.turn_no:
             raise StaleAction("engine.stale")  # the player acted, or the turn moved on, before the timer
         if state.phase != "play":
             raise _wrong_phase(state)
         player = state.current
-        s = self._pass(state, player, {"do": "pass"}, applied)
+        s = shallow_copy(state)
+        self._settle(s, applied)
+        s.taken_back = None
+        # RULES-NOTES: a turn lost to the timer is not a pass for "every player passed in a row": it breaks
+        # the run, so players who stepped away never end the game by passes.
+        s.passes = 0
+        log = {"player": player, "after_move": s.moves, "swapped": False, "timed_out": True}
+        s.passes_log = [*s.passes_log, log]
+        _next_turn(s)
         applied.events.append({"type": "turn_timed_out", "player": player})
         idle = s.idle.get(player, 0) + 1
         s.idle = {**s.idle, player: idle}
@@ -1064,6 +1075,13 @@ def _candidates(board: Sequence[str], rack: str) -> Iterator[list[Tile]]:
             if square != (r, c) and board[square[0] * SIZE + square[1]]:
                 continue  # a stack: tried as itself
             yield from ([(square[0], square[1], letter)] for letter in letters)
+
+
+def standings(scores: Mapping[str, int], left: Sequence[str]) -> list[str]:
+    """The players in their order of rank: the most points first, every player who left after every player
+    who stayed whatever their score (RULES-NOTES); equal scores keep their seat order."""
+    gone = set(left)
+    return sorted(scores, key=lambda player: (player in gone, -scores[player]))
 
 
 def _winners(s: State) -> list[str]:

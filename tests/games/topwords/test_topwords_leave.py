@@ -86,6 +86,21 @@ def test_the_turn_timer_passes_the_turn_and_a_late_timer_is_stale():
     assert Table(("ann", "bob")).game.timers(Table(("ann", "bob")).state) == []  # no timer by default
 
 
+def test_a_turn_lost_to_the_timer_is_not_a_pass_so_idle_players_never_end_the_game_by_passes():
+    """RULES-NOTES: a turn lost to the timer is not a pass for "every player passed in a row"."""
+    table = Table(("ann", "bob"), turn_seconds=60)
+    table.do("pass", "ann")
+    table.do("turn_timeout", turn=table.state.turn_no)  # bob stepped away: not a second pass
+    assert table.state.phase == "play" and table.state.passes == 0
+    assert not table.events("passed")  # the table does not say he passed
+    for _ in range(3):  # both away: turns are lost, the game goes on until one of them leaves
+        table.do("turn_timeout", turn=table.state.turn_no)
+        assert table.state.phase == "play"
+    table.do("turn_timeout", turn=table.state.turn_no)  # bob's third lost turn in a row
+    assert table.state.left == ["bob"] and table.state.end_reason == "players_left"
+    assert [entry.get("timed_out", False) for entry in table.state.passes_log] == [False] + [True] * 5
+
+
 def test_three_timeouts_in_a_row_and_the_player_leaves_an_own_action_resets_the_count():
     table = Table(
         ("ann", "bob"), turn_seconds=60, setup={**DEAL, "racks": {"ann": "XYZJVQW", "bob": "ABCDEFG"}}

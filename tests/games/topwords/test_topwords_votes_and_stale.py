@@ -297,7 +297,7 @@ def test_a_word_not_in_the_last_move_is_refused_in_both_languages():
     error = table.refuses(IllegalMove, "dispute", "cat", word="HAUS")
     assert error.code == "word_not_in_move" and isinstance(error, RuleBroken)
     assert error.message == "The last move made BAUM, not HAUS: dispute one of them."
-    assert error.text("de") == "Der letzte Zug hat BAUM gebildet, nicht HAUS: stimme über eines davon ab."
+    assert error.text("de") == "Der letzte Zug hat BAUM gebildet, nicht HAUS: Stimme über eines davon ab."
 
 
 @pytest.mark.parametrize(
