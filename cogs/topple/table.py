@@ -42,12 +42,6 @@ COMPASS = {
     "w": N_("topple.compass.w"),
     "nw": N_("topple.compass.nw"),
 }
-END_REASONS = {
-    "target_reached": N_("topple.end.target_reached"),
-    "last_player_standing": N_("topple.end.last_player_standing"),
-    "ended_by_host": N_("topple.end.ended_by_host"),
-    "ended_by_vote": N_("topple.end.ended_by_vote"),
-}
 
 Names = Callable[[str], str]
 View = dict[str, Any]
@@ -174,9 +168,6 @@ def table_embed(
     if view["finished"]:
         winners = ", ".join(f"**{name(p)}**" for p in view["winners"])
         lines.append(t("topple.table.winners", lang, names=winners or "—"))
-        reason = END_REASONS.get(str(view.get("end_reason")))
-        if reason is not None:
-            lines.append(t(reason, lang))
     elif view["phase"] == "opening":
         waiting = [p for p, roll in view["opening"].items() if roll is None]
         names = ", ".join(f"**{name(p)}**" for p in waiting)
