@@ -39,11 +39,9 @@ class Chance:
         def resolve(state: Any, action: dict[str, Any], rng: Any) -> dict[str, Any]:
             name = action.get("do")
             forced = dict(action)
-            if name in ("roll", "timeout") and state.phase in ("opening", "roll") and self.rolls:
-                if name == "roll":
-                    forced["roll"] = self.rolls.pop(0)
-                elif state.phase == "roll":
-                    forced["roll"] = self.rolls.pop(0)
+            # A player's roll (the roll-off's too); a timer's only where it rolls for the idle player.
+            if self.rolls and (name == "roll" or (name == "timeout" and state.phase == "roll")):
+                forced["roll"] = self.rolls.pop(0)
             if (
                 name in ("place", "timeout")
                 and state.phase != "opening"
