@@ -106,7 +106,7 @@ def _gauge(draw: ImageDraw.ImageDraw, tilt: Mapping[str, Any]) -> None:
     east, south = int(tilt.get("east", 0)), int(tilt.get("south", 0))
     amount = float(tilt.get("amount", 0.0))
     if amount > 0:
-        length = max(18.0, radius * min(1.0, amount / FULL_TILT))
+        length = max(30.0, radius * min(1.0, amount / FULL_TILT))
         x, y = cx + east / math.hypot(east, south) * length, cy + south / math.hypot(east, south) * length
         draw.line((cx, cy, x, y), fill=ARROW, width=6)
         angle = math.atan2(y - cy, x - cx)
