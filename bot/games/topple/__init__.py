@@ -1,8 +1,8 @@
 """Topple: roll the die, place a piece on a square of the level it allows, score rows of five and tall stacks,
 and keep the board from toppling (seeds/topple-rules.txt; RULES-NOTES.md, Topple; docs/rules/topple.md).
 
-Its rules have landed before its table: `rules_only=True` keeps the bot from loading a cog that does not exist
-yet (not even with EXTRA_GAMES), while the conformance suite, the scenarios and the replay run the rules.
+Its table is cogs/topple (the board picture: bot/render/topple_board.py). Not offered to servers yet
+(`listed=False`): a bot loads it where EXTRA_GAMES names it, as the tests do.
 """
 
 from __future__ import annotations
@@ -32,6 +32,6 @@ GAME = GameInfo(
     rules_summary=N_("topple.rules.summary"),
     # A low target ends a game at the end of its first round; the young version ends at its first topples.
     play_options=({"target": 5}, {"variant": "young"}),
+    pictures=("bot.render.topple_board",),
     listed=False,
-    rules_only=True,
 )

@@ -1,0 +1,15 @@
+"""Topple in a channel (docs/rules/topple.md, "For the table"). Loaded only where EXTRA_GAMES names it until
+the game is listed."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cogs.topple.cog import ToppleCog
+
+if TYPE_CHECKING:
+    from bot.app import TopBot
+
+
+async def setup(bot: TopBot) -> None:
+    await bot.add_cog(ToppleCog(bot))

@@ -1,0 +1,102 @@
+"""A Topple game in English, French and German, played to its end through the loopback Discord: the young
+players' version with two players (two colours each, the prompt asks which), where the first topple puts its
+player out and the other wins.
+
+Labels and texts are looked up in the catalogue in the table's language, and in French and German no English
+text of the game or the table layer may show in any message the players see.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from bot.games.topple.state import COLOUR_NAMES
+from bot.i18n import keys, t
+
+from .conftest import requires_product
+from .driver import Message, Table
+from .test_topple_e2e import Chance, enabled_squares
+
+pytestmark = requires_product
+
+LANGUAGES = ["en", "fr", "de"]
+
+
+@pytest.fixture(autouse=True)
+def topple_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EXTRA_GAMES", "topple")
+
+
+def english_fragments(lang: str) -> set[str]:
+    """The English words of the game's and the layer's texts (between their placeholders) that the
+    language says otherwise: none of them may show in a table of `lang`."""
+    fragments: set[str] = set()
+    for key in keys():
+        if not key.startswith(("topple.", "ui.")) or t(key, "en") == t(key, lang):
+            continue
+        for part in re.split(r"\{[^}]*\}|\*\*|[.:·()—]", t(key, "en")):
+            part = part.strip()
+            if len(part) >= 8 and " " in part and part not in t(key, lang):
+                fragments.add(part)
+    return fragments
+
+
+def no_english(messages: list[Message], lang: str) -> None:
+    if lang == "en":
+        return
+    fragments = english_fragments(lang)
+    for message in messages:
+        shown = [fragment for fragment in fragments if fragment in message.text]
+        assert not shown, (shown, message.text)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_a_young_two_player_game_in_each_language_ends_at_the_first_topple(
+    product_bot: Any, table: Table, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    chance = Chance(product_bot, monkeypatch)
+    dev = table.user("dev")
+    alice, bob = table.user("alice", locale=lang), table.user("bob", locale=lang)
+    await dev.slash("settings language", language=lang)
+    lobby = (await alice.slash("topple new", variant="young")).linked
+    assert lobby is not None
+    assert t("topple.lobby.options_young", lang, seconds=120) in lobby.text
+    await bob.click(lobby, t("ui.lobby.join", lang))
+    await alice.click(lobby, t("ui.lobby.start", lang))
+    board = await table.wait_for_message(
+        lambda m: t("topple.table.title_opening", lang) in m.text, what="the table"
+    )
+    chance.rolls += [4, 2, 6]  # the roll-off (Alice first), then her roll: any square
+    for player in (alice, bob):
+        await player.click(board, t("topple.button.roll", lang))
+    assert t("topple.event.first_player", lang, name="Alice", roll=4) in board.text
+    await alice.click(board, t("topple.button.roll", lang))
+    assert len(enabled_squares(board)) == 25
+
+    # Two colours each: the prompt offers both; Alice places yellow, safely.
+    [a1] = [label for label in enabled_squares(board) if label.startswith("A1 · ")]
+    prompt = (await alice.click(board, a1)).private
+    assert prompt is not None
+    yellow = t("topple.confirm.place_colour", lang, colour=t(COLOUR_NAMES["yellow"], lang))
+    red = t("topple.confirm.place_colour", lang, colour=t(COLOUR_NAMES["red"], lang))
+    assert prompt.button_labels == [red, yellow]
+    chance.topples.append(False)
+    await alice.click(prompt, yellow)
+
+    # Bob topples the board: he is out, and Alice, the last player left, wins.
+    chance.rolls.append(6)
+    await bob.click(board, t("topple.button.roll", lang))
+    [e5] = [label for label in enabled_squares(board) if label.startswith("E5 · ")]
+    prompt = (await bob.click(board, e5)).private
+    assert prompt is not None
+    chance.topples.append(True)
+    await bob.click(prompt, t("topple.confirm.place_colour", lang, colour=t(COLOUR_NAMES["green"], lang)))
+    over = await table.wait_for_message(
+        lambda m: t("topple.table.title_over", lang) in m.text, what="the final table"
+    )
+    assert t("topple.event.toppled_out", lang, name="Bob", square="E5") in over.text
+    assert t("topple.table.winners", lang, names="**Alice**") in over.text
+    no_english([*table.channel_messages(), *alice.ephemerals, *bob.ephemerals], lang)
