@@ -125,7 +125,7 @@ def test_the_table_shows_scores_tilt_and_at_the_end_the_winners(game: Any) -> No
     assert t("topple.table.tilt", "fr", amount="2,83", towards=t("topple.compass.ne", "fr")) in (
         embed.description or ""
     )
-    assert "**Ann** : **0** · 11 pièces restantes" in embed.fields[0].value
+    assert "**Ann**\u00a0: **0** · 11 pièces restantes" in embed.fields[0].value
     _, ended = step(game, placed.state, 1, 0, {"do": "end", "by": "host"})
     final = table.table_embed(game.view_for(ended.state, None), [], "en", names, None)
     assert final.title == "Topple — game over" and "🏆 **Ann**, **Bob**, **Cat** won." in (
