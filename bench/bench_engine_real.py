@@ -272,29 +272,33 @@ def topstop_refusal(state: Any, rng: random.Random) -> Move | None:
 
 
 def topwords_moves(game: Game, state: Any, seed: int, version: int, rng: random.Random) -> list[Move]:
-    """The player to move places the example the rules offer (or passes); one placement in ten is first
-    tried with a word the dictionary refuses."""
+    """The player to move places a tile where the rules and the dictionary take it (the example the rules
+    offer, else one found among the one-tile placements), or passes; one placement in ten is first tried
+    with a word the dictionary refuses."""
     if state.phase != "play":
         move = timer_move(game, state)
         return [move] if move is not None else []
     player = state.current
     offered = game.legal_actions(state, player) or []
-    place = next((a for a in offered if a["do"] == "place"), None)
+    place = next((without_player(a) for a in offered if a["do"] == "place"), None)
+    if place is None:
+        place = one_tile(game, state, seed, version, player, rng, wanted=None)
     if place is None:
         return [Move("act", player, {"do": "pass"})]
     moves = []
     if rng.random() < REFUSALS:
-        refused = refused_word(game, state, seed, version, player, rng)
+        refused = one_tile(game, state, seed, version, player, rng, wanted="invalid_word")
         if refused is not None:
-            moves.append(refused)
-    moves.append(Move("act", player, without_player(place)))
+            moves.append(Move("refused", player, refused))
+    moves.append(Move("act", player, place))
     return moves
 
 
-def refused_word(
-    game: Game, state: Any, seed: int, version: int, player: str, rng: random.Random
-) -> Move | None:
-    """A one-tile placement on or beside the board's stacks that the dictionary refuses (strict mode)."""
+def one_tile(
+    game: Game, state: Any, seed: int, version: int, player: str, rng: random.Random, wanted: str | None
+) -> dict[str, Any] | None:
+    """A one-tile placement on or beside the board's stacks that the rules take (`wanted` None), or that
+    they refuse with a key ending in `wanted` (strict mode: "invalid_word", a word the dictionary refuses)."""
     size = int(len(state.board) ** 0.5)
     stacks = [divmod(i, size) for i, stack in enumerate(state.board) if stack]
     letters = sorted(set(state.racks[player]))
@@ -306,13 +310,16 @@ def refused_word(
         if 0 <= row + dr < size and 0 <= col + dc < size
     ]
     rng.shuffle(tries)
-    for row, col, letter in tries[:80]:
+    for row, col, letter in tries[:300]:
         action = {"do": "place", "tiles": [[row, col, letter]]}
         try:
             step(game, state, seed, version, {**action, "player": player})
         except GameError as error:
-            if error.key.endswith("invalid_word"):
-                return Move("refused", player, action)
+            if wanted is not None and error.key.endswith(wanted):
+                return action
+            continue
+        if wanted is None:
+            return action
     return None
 
 
@@ -488,15 +495,16 @@ async def build_prototypes(tables: Tables) -> list[int]:
                 options = {**options, "language": "en", "mode": "advanced"}
             sid = await open_table(tables.manager, index, game, options, 6)
             await tables.play_until(sid, lambda s: len(s.rounds) >= 3, rng, tally)
-            extra = index % 17  # into the third round: spin, writing, STOP, review, vote
+            # Somewhere in the third round (a dispute and its votes) or the fourth (a STOP and its grace).
+            extra = index * 7 % 25
             seen = 0
 
-            def third_round_moves(state: Any) -> bool:
+            def spread(state: Any) -> bool:
                 nonlocal seen
                 seen += 1
-                return seen > extra or len(state.rounds) > 3
+                return seen > extra or len(state.rounds) > 4
 
-            await tables.play_until(sid, third_round_moves, rng, tally)
+            await tables.play_until(sid, spread, rng, tally)
         else:
             sid = await open_table(
                 tables.manager, index, game, {"mode": "strict", "language": "de"}, 2 + index % 2
@@ -511,7 +519,24 @@ async def build_prototypes(tables: Tables) -> list[int]:
         ids += await asyncio.gather(*(prototype(i + 1, *kinds[i]) for i in batch))
     if tally.out_of_step:
         print(f"  warning: {tally.out_of_step} prototype moves out of step with the engine")
+    where = Counter([where_in_game(await tables.manager.state(sid)) for sid in ids])
+    print(f"  prototypes: {', '.join(f'{n} {name}' for name, n in sorted(where.items()))}")
     return ids
+
+
+def where_in_game(state: Any) -> str:
+    """Where a prototype stands, for the set-up's summary."""
+    if not hasattr(state, "rounds"):
+        return f"TopWords {state.phase}"
+    mode = "advanced" if state.advanced is not None else "base"
+    phase = state.phase
+    if phase == "writing" and state.round.stopped_by is not None:
+        phase = "writing after STOP"
+    elif phase == "review" and state.round.dispute is not None:
+        phase = "review, vote open"
+    elif phase == "review" and state.round.disputes:
+        phase = "review, vote closed"
+    return f"Top Stop {mode} round {len(state.rounds)} {phase}"
 
 
 def session_tables(connection: sqlite3.Connection) -> list[tuple[str, str, list[str]]]:
