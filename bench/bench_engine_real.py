@@ -310,7 +310,7 @@ def one_tile(
         if 0 <= row + dr < size and 0 <= col + dc < size
     ]
     rng.shuffle(tries)
-    for row, col, letter in tries[:300]:
+    for row, col, letter in tries[:150]:
         action = {"do": "place", "tiles": [[row, col, letter]]}
         try:
             step(game, state, seed, version, {**action, "player": player})
@@ -767,12 +767,12 @@ async def stage_figures(
         gc.collect()
         stage.memory_kb = (rss_kb() - before) / len(ids)
         print(
-            f"  {len(ids):,} open sessions; every one used once (loaded) in {stage.load:.1f} s;"
-            f" {stage.memory_kb:.1f} KB RSS a session"
+            f"  {len(ids):,} open sessions; every one used once (loaded) in {stage.load:.1f} s"
+            f" ({stage.load / len(ids) * 1000:.2f} ms a session); {stage.memory_kb:.1f} KB RSS a session"
         )
         rng = random.Random(size)
         runs = []
-        length = 12_000
+        length = 10_000
         for _ in range(RUNS[size]):
             prepared = time.perf_counter()
             planned = await tables.plan(ids, length, rng)
@@ -780,7 +780,7 @@ async def stage_figures(
             gc.collect()
             rate, tally = await drive(tables, planned, RUN_SECONDS)
             runs.append((rate, tally))
-            length = max(4_000, int(rate * RUN_SECONDS * 1.5))
+            length = max(4_000, int(rate * RUN_SECONDS * 1.25))  # enough moves for the next run
         rate, tally = max(runs, key=lambda run: run[0])
         out = sum(run[1].out_of_step for run in runs)
         eight_share = rate / anchors.eight
