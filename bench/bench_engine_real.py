@@ -1,31 +1,33 @@
 """The engine on real play: mid-game sessions of realistic size, dictionaries on, at 1k / 10k / 50k live sessions.
 
 bench_engine_scale.py measures fresh two-player sessions with the dictionary off and only submit / place /
-pass. Here the sessions are what a busy bot holds (issue 29):
+pass. Here the sessions are what a busy bot holds (issue 29), half Top Stop, half TopWords:
 
-- Top Stop, six players, the dictionary on (the real WordService, as bot/app.py builds it): two judged
-  rounds behind each session, and each somewhere in its third round (spinning, writing, STOP's grace,
-  review, a dispute's vote). Players write the words `sample_action` draws (the dictionary's own lists,
-  proper nouns, made-up words); writing closes when the timer's `end_writing` is fired through
-  `SessionManager.fire_timer` (judged in the engine's thread, as live); half the rounds have a STOP, the
-  other half a dispute and its votes; the review ends with the timer's `end_round`. One session in eight
-  plays the advanced game (The Draw, Level cards). About one move in ten is preceded by an action the rules
-  refuse (a word submitted after writing closed, a second vote, a vote on one's own dispute, a submit while
-  spinning…), sent with an interaction id as the bot sends it.
+- Top Stop, six players, the dictionary on (the real WordService, as bot/app.py builds it), in English,
+  French or German: two judged rounds behind each session, and each somewhere in its third or fourth round
+  (spinning, writing, STOP's grace, review, a dispute's vote). Players write the words `sample_action`
+  draws (the dictionary's own lists, proper nouns, made-up words); writing closes when the timer's
+  `end_writing` is fired through `SessionManager.fire_timer` (judged in the engine's thread, as live); odd
+  rounds have a dispute and its votes, even rounds a STOP; the review ends with the timer's `end_round`.
+  One Top Stop table in six plays the advanced game (The Draw, Level cards). About one move in ten is
+  preceded by an action the rules refuse (a word submitted after writing closed, a second vote, a vote on
+  one's own dispute, a dispute while writing, a submit while spinning).
 - TopWords in strict mode with the German dictionary, two or three players, 10–30 moves in; one placement
   in ten is first tried with a word the dictionary refuses.
 
-A few dozen prototype sessions are played through the SessionManager; the store is then filled to 1,000,
-10,000 and 50,000 open sessions by copying the prototypes' rows (sessions, and every table that refers to
-them: timers, the action log, used words, news) with new ids, channels and seeds, in SQL on the bench's own
-file while no manager is open (the manager loads sessions when first used). At each size every session is
-loaded once (the memory figure), then the load runs. Each session's next moves are worked out before a run
-with the rules alone (`step` from the session's seed and version, the engine's own path), so that the load
-generator's work (drawing words, finding a TopWords placement) stays out of the figures; the engine checks,
-judges and applies every action it is sent. Timers are set to an hour so that none falls due on its own:
-the bench fires them.
+Every player action carries an interaction id, as the bot sends it. Ninety-six prototype sessions are played
+through the SessionManager; the store is then filled to 1,000, 10,000 and 50,000 open sessions by copying
+the prototypes' rows (sessions, and every table that refers to them: timers, the action log, used words,
+news) with new ids, channels and seeds, in SQL on the bench's own file while no manager is open (the manager
+loads sessions when first used). At each size every session is loaded once (the memory figure), then the
+load runs. Each session's next moves are worked out before a run with the rules alone (`step` from the
+session's seed and version, the engine's own path), so that the load generator's work (drawing words,
+finding a TopWords placement) stays out of the figures; the engine checks, judges and applies every action
+it is sent. Timers are set to an hour so that none falls due on its own: the bench fires them.
 
 Every figure comes with its anchor measured in the same run on the same disk, the ratio and the target.
+The anchors are raw commits through aiosqlite with the PRAGMAs of the store's writer (its `synchronous`
+mode read from the store), single-row and eight-row (one INSERT of eight rows a commit).
 """
 
 from __future__ import annotations
@@ -796,6 +798,7 @@ async def stage_figures(
             length = max(4_000, int(rate * RUN_SECONDS * 1.25))  # enough moves for the next run
         rate, tally = max(runs, key=lambda run: run[0])
         out = sum(run[1].out_of_step for run in runs)
+        longest = max(max(run[1].latencies, default=0.0) for run in runs)  # a writer stall shows here
         eight_share = rate / anchors.eight
         single_share = rate / anchors.single
         target = size == TARGET_SIZE
@@ -806,7 +809,7 @@ async def stage_figures(
         print(
             f"persisted actions/s, {size:,} live mid-game sessions, {CONCURRENCY} concurrent: {rate:,.0f}/s,"
             f" best of {' / '.join(f'{run[0]:,.0f}' for run in runs)} (p50 {pct(tally.latencies, 50):.1f} ms,"
-            f" p99 {pct(tally.latencies, 99):.1f} ms; {refused:.0%} of the actions sent were refused"
+            f" p99 {pct(tally.latencies, 99):.1f} ms, longest {longest * 1000:.0f} ms in any run; {refused:.0%} of the actions sent were refused"
             f"{f'; {out} out of step' if out else ''}); anchors raw commits {anchors.single:,.0f}/s single-row,"
             f" {anchors.eight:,.0f} rows/s eight-row; ratio {single_share:.0%} / {eight_share:.0%}; target"
             f" ≥ {TARGET_RATE:,}/s and ≥ {TARGET_EIGHT_SHARE:.0%} of eight-row"
