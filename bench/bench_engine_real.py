@@ -550,16 +550,21 @@ def where_in_game(state: Any) -> str:
 
 
 def session_tables(connection: sqlite3.Connection) -> list[tuple[str, str, list[str]]]:
-    """Every table whose rows belong to a session (a foreign key to sessions): the table, its session
-    column, and the columns a copy sets (an INTEGER PRIMARY KEY of the row's own is numbered afresh)."""
+    """Every table whose rows belong to a session (a foreign key to sessions, or a `session_id` column): the
+    table, its session column, and the columns a copy sets (an INTEGER PRIMARY KEY of the row's own is
+    numbered afresh)."""
     found = []
     names = [row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
     for name in names:
-        keys = [row for row in connection.execute(f"PRAGMA foreign_key_list({name})") if row[2] == "sessions"]
-        if name == "sessions" or not keys:
+        if name == "sessions" or name.startswith("sqlite_"):
             continue
-        column = keys[0][3]
         columns = connection.execute(f"PRAGMA table_info({name})").fetchall()
+        keys = [
+            row[3] for row in connection.execute(f"PRAGMA foreign_key_list({name})") if row[2] == "sessions"
+        ]
+        column = keys[0] if keys else "session_id" if any(c[1] == "session_id" for c in columns) else None
+        if column is None:
+            continue
         primary = [c for c in columns if c[5]]
         own_id = {c[1] for c in primary if len(primary) == 1 and c[2].upper() == "INTEGER" and c[1] != column}
         found.append((name, column, [c[1] for c in columns if c[1] not in own_id]))
@@ -603,9 +608,11 @@ def clone_sessions(path: Path, prototypes: list[int], total: int) -> None:
                 offset,
             )
             for table, column, table_columns in others:
+                # OR IGNORE: a row keyed by something else than its session (a server's word decided in
+                # one) stays the one row.
                 copied = ", ".join(f"{c} + :offset" if c == column else c for c in table_columns)
                 connection.execute(
-                    f"INSERT INTO {table} ({', '.join(table_columns)}) SELECT {copied} FROM {table}"
+                    f"INSERT OR IGNORE INTO {table} ({', '.join(table_columns)}) SELECT {copied} FROM {table}"
                     f" WHERE {column} IN ({chosen})",
                     offset,
                 )
