@@ -63,7 +63,7 @@ import orjson  # noqa: E402
 from bot import monitor  # noqa: E402
 from bot.engine.errors import GameError  # noqa: E402
 from bot.engine.game import Game, step  # noqa: E402
-from bot.engine.sessions import SessionManager  # noqa: E402
+from bot.engine.sessions import DISCORD_EPOCH_MS, SessionManager  # noqa: E402
 from bot.games import make_game  # noqa: E402
 from bot.store import Store, writer  # noqa: E402
 
@@ -98,7 +98,14 @@ REFUSALS = 0.1  # share of moves preceded by a refused action
 LANGUAGES = ("en", "en", "fr", "de")  # Top Stop tables' languages, in turn
 # Every window an hour: the bench fires the timers itself, and none falls due during a run.
 HOUR = {"writing_time": 3600, "review_time": 3600, "spin_time": 3600, "vote_time": 3600, "grace": 3600}
-SNOWFLAKES = itertools.count(1_210_000_000_000_000_000)  # interaction ids, as Discord's
+SERIALS = itertools.count()
+
+
+def snowflake() -> str:
+    """An interaction id as Discord makes it: the moment it was made in its high bits, then a serial."""
+    return str(((int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22) + next(SERIALS) % (1 << 22))
+
+
 # What the engine spends serialising an action to persist it: functions of these names (the outermost
 # call of a chain counted once), C encoders included.
 ENCODERS = re.compile(r"encode|dump|serial|delta|diff|patch|compress", re.IGNORECASE)
@@ -404,7 +411,7 @@ class Tables:
                 ok = result is not None
             else:
                 assert move.action is not None
-                await m.act(sid, move.player, move.action, interaction_id=str(next(SNOWFLAKES)))
+                await m.act(sid, move.player, move.action, interaction_id=snowflake())
                 ok = move.kind == "act"
         except GameError:
             ok = move.kind == "refused"

@@ -56,10 +56,15 @@ LOBBY_EXPIRE = "lobby_expire"
 SNAPSHOT_LOG_SHARE = 1.0
 MOST_ACTIONS_BETWEEN_SNAPSHOTS = 1_000
 # A repeated interaction (the same one delivered twice) is recognised from memory within this window: past
-# it, Discord no longer takes an answer to it. Each session remembers at most RECENT_KEPT interactions; a
-# miss is read from the log only when one of the window was let go.
+# it, Discord no longer takes an answer to it. Each session remembers the last RECENT_KEPT interactions it
+# applied; a miss is read from the log only when the interaction may be older than those (below).
 REPEAT_WINDOW_SECONDS = 15 * 60
-RECENT_KEPT = 32
+RECENT_KEPT = 16
+# Discord's ids carry the moment they were made (a snowflake: milliseconds since 2015 in the high bits). An
+# interaction made after the newest one let go was applied, if at all, after it, so memory holds it. The
+# margin covers a difference between Discord's clock and ours.
+DISCORD_EPOCH_MS = 1_420_070_400_000
+CLOCK_MARGIN_SECONDS = 10.0
 
 
 @dataclass
@@ -111,7 +116,10 @@ class _Live:
             return False
         if self.recent is not None and interaction_id in self.recent:
             return True
-        return self.recent_let_go >= now - REPEAT_WINDOW_SECONDS
+        if self.recent_let_go < now - REPEAT_WINDOW_SECONDS:
+            return False  # every interaction of the window is in memory
+        made = _made_at(interaction_id)
+        return made is None or made < self.recent_let_go + CLOCK_MARGIN_SECONDS
 
 
 @dataclass(slots=True)
@@ -704,6 +712,13 @@ class SessionManager:
                 await listener(result)
             except Exception:
                 log.exception("event listener failed for session %d", result.session.id)
+
+
+def _made_at(interaction_id: str) -> float | None:
+    """When Discord made the interaction (its snowflake id), or None for an id that is not one."""
+    if not interaction_id.isascii() or not interaction_id.isdigit() or len(interaction_id) < 15:
+        return None
+    return ((int(interaction_id) >> 22) + DISCORD_EPOCH_MS) / 1000
 
 
 def _restore(game: Game | None, stored: StoredSession) -> _Live:

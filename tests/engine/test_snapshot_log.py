@@ -4,12 +4,13 @@ actions logged after it are replayed when the session loads, and repeated intera
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 
 from bot.engine.errors import NoSuchSession, NotYourTurn
-from bot.engine.sessions import MOST_ACTIONS_BETWEEN_SNAPSHOTS, SessionManager
+from bot.engine.sessions import DISCORD_EPOCH_MS, MOST_ACTIONS_BETWEEN_SNAPSHOTS, SessionManager
 from bot.store import Store
 from bot.store.repositories import Sessions
 from tests.engine.race_game import RaceGame
@@ -163,3 +164,54 @@ async def test_a_restored_state_shares_each_string_with_its_equals(env):
         assert len(names) == 5 and all(name is names[0] for name in names)
     finally:
         await restarted.close()
+
+
+def snowflake(at: float, serial: int = 0) -> str:
+    """A Discord id made at `at` (seconds), as Discord makes interaction ids."""
+    return str(((int(at * 1000) - DISCORD_EPOCH_MS) << 22) + serial)
+
+
+async def test_a_refusal_after_many_actions_reads_the_log_only_for_an_interaction_older_than_memory(
+    env, monkeypatch
+):
+    _, store = env
+    monkeypatch.setattr("bot.engine.sessions.RECENT_KEPT", 4)
+    clock = [time.time() - 60]  # the actions were applied a minute ago
+    manager = SessionManager(store, {"race": RaceGame()}, clock=lambda: clock[0])
+    try:
+        sid = await started(manager)
+        for turn in range(10):  # six of them let go from memory
+            await manager.act(
+                sid,
+                ("ann", "bob")[turn % 2],
+                {"do": "advance", "by": 1},
+                interaction_id=snowflake(clock[0], turn),
+            )
+        clock[0] += 60
+        reads = count_log_reads(store, monkeypatch)
+        with pytest.raises(NotYourTurn):  # made now: it cannot be one applied before those in memory
+            await manager.act(sid, "bob", {"do": "advance", "by": 1}, interaction_id=snowflake(clock[0], 99))
+        assert reads == []
+        with pytest.raises(NotYourTurn):  # made an hour ago: only the log can tell
+            await manager.act(
+                sid, "bob", {"do": "advance", "by": 1}, interaction_id=snowflake(clock[0] - 3600, 7)
+            )
+        assert len(reads) == 1
+        again = await manager.act(
+            sid, "bob", {"do": "advance", "by": 1}, interaction_id=snowflake(clock[0] - 60, 1)
+        )
+        assert again.duplicate and again.events[0]["player"] == "bob"
+    finally:
+        await manager.close()
+
+
+def count_log_reads(store: Store, monkeypatch) -> list[str]:
+    reads: list[str] = []
+    by_interaction = store.actions.by_interaction
+
+    async def counting(session_id, interaction_id):
+        reads.append(interaction_id)
+        return await by_interaction(session_id, interaction_id)
+
+    monkeypatch.setattr(store.actions, "by_interaction", counting)
+    return reads
