@@ -101,6 +101,9 @@ class _Live:
     recent: dict[str, float] | None = None
     recent_let_go: float = 0.0  # when the newest interaction dropped to keep `recent` short was applied
 
+    def snapshot_written(self, size: int) -> None:
+        self.snapshot_bytes, self.logged_bytes, self.logged_actions = size, 0, 0
+
     def remember(self, interaction_id: str, at: float) -> None:
         recent = self.recent
         if recent is None:
@@ -328,12 +331,8 @@ class SessionManager:
             )
             record.status, record.timers, record.updated_at, record.setup = "active", timers, now, full_setup
             record.snapshot_version = record.version
-            live.state, live.snapshot_bytes, live.logged_bytes, live.logged_actions = (
-                state,
-                len(snapshot),
-                0,
-                0,
-            )
+            live.state = state
+            live.snapshot_written(len(snapshot))
             self._arm(record)
             return ActResult(record, [{"type": "started", "players": list(record.players)}])
 
@@ -456,7 +455,7 @@ class SessionManager:
         entry.state = applied.state
         if snapshot is not None:
             record.snapshot_version = record.version
-            entry.snapshot_bytes, entry.logged_bytes, entry.logged_actions = len(snapshot), 0, 0
+            entry.snapshot_written(len(snapshot))
         else:
             entry.logged_bytes, entry.logged_actions = logged_bytes, entry.logged_actions + 1
         if interaction_id is not None:
@@ -738,7 +737,9 @@ def _restore(game: Game | None, stored: StoredSession) -> _Live:
         state = applied.state
     live.state = state
     live.snapshot_bytes = len(stored.snapshot)
-    live.logged_bytes = sum(len(text) for _, text in stored.tail)
+    live.logged_bytes = sum(
+        len(text) for _, text in stored.tail
+    )  # the actions alone: a snapshot comes sooner
     live.logged_actions = len(stored.tail)
     for interaction_id, at in sorted(stored.recent.items(), key=lambda item: item[1]):
         live.remember(interaction_id, at)
@@ -762,7 +763,7 @@ def _shared_strings(value: Any) -> Any:
 
 
 def _encode_state(game: Game, state: Any) -> str:
-    """The snapshot as stored: the state serialised as it is (see the Game contract), once per action."""
+    """The snapshot as stored: the state serialised as it is (see the Game contract), when one is due."""
     try:
         return encode(state)
     except TypeError:
