@@ -284,10 +284,25 @@ class _SeededOnFirstDraw(random.Random):
 def shallow_copy(instance: T) -> T:
     """A new instance sharing every field's value with `instance` (six times cheaper than `copy.copy`, far
     cheaper than a deep copy): how `apply` builds a new state without touching its input. The caller then
-    replaces, never mutates, the lists and dicts it changes."""
-    new = object.__new__(type(instance))
-    new.__dict__.update(instance.__dict__)
+    replaces, never mutates, the lists and dicts it changes. (A dataclass with slots copies field by field.)"""
+    cls = type(instance)
+    new = object.__new__(cls)
+    if hasattr(instance, "__dict__"):
+        new.__dict__.update(instance.__dict__)
+    else:
+        for name in _slot_names(cls):
+            object.__setattr__(new, name, getattr(instance, name))
     return new
+
+
+_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
+def _slot_names(cls: type) -> tuple[str, ...]:
+    names = _SLOTS.get(cls)
+    if names is None:
+        names = _SLOTS[cls] = tuple(name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ()))
+    return names
 
 
 def chance_rng(seed: int, version: int) -> random.Random:

@@ -61,7 +61,7 @@ class Options:
     country: str | None = None  # Advanced game, Level VII first names: the table's country (lb, fr, de)
 
 
-@dataclass
+@dataclass(slots=True)  # a game holds hundreds: without an instance dict each, a third of the memory
 class Entry:
     """One revealed word, judged by the bot and possibly settled by a dispute vote."""
 
@@ -87,7 +87,7 @@ class Entry:
         return self.final_reason is None
 
 
-@dataclass
+@dataclass(slots=True)
 class Dispute:
     """A vote on one word (FAQ 4): everyone in the round except the disputer votes."""
 
