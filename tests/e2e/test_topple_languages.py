@@ -25,11 +25,6 @@ pytestmark = requires_product
 LANGUAGES = ["en", "fr", "de"]
 
 
-@pytest.fixture(autouse=True)
-def topple_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("EXTRA_GAMES", "topple")
-
-
 def english_fragments(lang: str) -> set[str]:
     """The English words of the game's and the layer's texts (between their placeholders) that the
     language says otherwise: none of them may show in a table of `lang`."""
@@ -98,5 +93,6 @@ async def test_a_young_two_player_game_in_each_language_ends_at_the_first_topple
         lambda m: t("topple.table.title_over", lang) in m.text, what="the final table"
     )
     assert t("topple.event.toppled_out", lang, name="Bob", square="E5") in over.text
+    assert t("topple.table.end.last_player_standing", lang) in over.text
     assert t("topple.table.winners", lang, names="**Alice**") in over.text
     no_english([*table.channel_messages(), *alice.ephemerals, *bob.ephemerals], lang)
