@@ -8,6 +8,7 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from bot.games.topple.state import NUMBERS as TOPPLE_NUMBERS
 from bot.store.writer import DEFAULT_SYNCHRONOUS, SYNCHRONOUS_MODES
 
 LANGUAGES = ("en", "fr", "de")
@@ -29,6 +30,8 @@ class Settings:
     application_id: int | None
     max_games_per_server: int = 25
     topwords_turn_minutes: float = 0.0
+    # Topple: the default of `/topple new`'s turn_seconds, within the bounds the rules set for it.
+    topple_turn_seconds: int = TOPPLE_NUMBERS["turn_seconds"][0]
     stall_log_ms: float = 100.0
     # Games not offered to servers (a template game, see docs/adding-a-game.md) that this bot loads anyway.
     extra_games: tuple[str, ...] = ()
@@ -63,6 +66,7 @@ class Settings:
             application_id=_optional_int("DISCORD_APPLICATION_ID"),
             max_games_per_server=_positive_int("MAX_GAMES_PER_SERVER", 25),
             topwords_turn_minutes=_minutes_or_off("TOPWORDS_TURN_MINUTES", 10.0),
+            topple_turn_seconds=_whole_number_between("TOPPLE_TURN_SECONDS", *TOPPLE_NUMBERS["turn_seconds"]),
             stall_log_ms=_positive_float("STALL_LOG_MS", 100.0),
             extra_games=tuple(
                 name.strip() for name in os.environ.get("EXTRA_GAMES", "").split(",") if name.strip()
@@ -99,6 +103,15 @@ def _positive_int(name: str, default: int) -> int:
         return default
     if not raw.isdigit() or int(raw) == 0:
         raise SettingsError(f"{name} must be a whole number above 0, not {raw!r}")
+    return int(raw)
+
+
+def _whole_number_between(name: str, default: int, low: int, high: int) -> int:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or not low <= int(raw) <= high:
+        raise SettingsError(f"{name} must be a whole number from {low} to {high}, not {raw!r}")
     return int(raw)
 
 

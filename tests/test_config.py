@@ -17,6 +17,7 @@ ENV_KEYS = (
     "LOBBY_MINUTES",
     "SYNCHRONOUS",
     "LOG_LEVEL",
+    "TOPPLE_TURN_SECONDS",
 )
 
 
@@ -32,6 +33,15 @@ def test_defaults():
     assert str(settings.database_path) == "data/bot.db"
     assert settings.default_language == "en" and settings.lobby_minutes == 15
     assert settings.synchronous == "FULL"  # an acknowledged action is on the disk
+    assert settings.topple_turn_seconds == 120  # the rules' own default
+
+
+def test_topple_turn_seconds_is_read_within_the_rules_bounds(monkeypatch):
+    monkeypatch.setenv("TOPPLE_TURN_SECONDS", "45")
+    assert Settings.from_env(env_file=None).topple_turn_seconds == 45
+    for value in ("10", "3600"):
+        monkeypatch.setenv("TOPPLE_TURN_SECONDS", value)
+        assert Settings.from_env(env_file=None).topple_turn_seconds == int(value)
 
 
 def test_synchronous_may_be_relaxed_by_the_operator(monkeypatch):
@@ -51,7 +61,15 @@ def test_env_file_is_read_but_the_environment_wins(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize(
     ("key", "value"),
-    [("DEV_GUILD_ID", "abc"), ("DEFAULT_LANGUAGE", "es"), ("LOBBY_MINUTES", "-1"), ("SYNCHRONOUS", "OFF")],
+    [
+        ("DEV_GUILD_ID", "abc"),
+        ("DEFAULT_LANGUAGE", "es"),
+        ("LOBBY_MINUTES", "-1"),
+        ("SYNCHRONOUS", "OFF"),
+        ("TOPPLE_TURN_SECONDS", "9"),
+        ("TOPPLE_TURN_SECONDS", "3601"),
+        ("TOPPLE_TURN_SECONDS", "1.5"),
+    ],
 )
 def test_bad_values_are_refused_with_the_setting_named(monkeypatch, key, value):
     monkeypatch.setenv(key, value)

@@ -1,5 +1,4 @@
-"""Topple in a channel (docs/rules/topple.md, "For the table"). Loaded only where EXTRA_GAMES names it until
-the game is listed."""
+"""Topple in a channel (docs/rules/topple.md, "For the table")."""
 
 from __future__ import annotations
 

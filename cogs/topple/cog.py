@@ -17,7 +17,7 @@ from discord import app_commands
 
 from bot.engine.game import Event
 from bot.games.topple import GAME
-from bot.games.topple.state import VARIANT_NAMES
+from bot.games.topple.state import NUMBERS, VARIANT_NAMES
 from bot.i18n import t
 from bot.render.topple_board import render_board
 from bot.store import SessionRecord
@@ -29,6 +29,8 @@ from bot.ui.translator import command_text
 from cogs.topple import table
 from cogs.topple.table import COL, COLOUR, ROW, TURN
 
+TARGET_LOW, TARGET_HIGH = NUMBERS["target"][1:]
+SECONDS_LOW, SECONDS_HIGH = NUMBERS["turn_seconds"][1:]
 VARIANT_CHOICES = [
     app_commands.Choice(name=command_text(key), value=variant) for variant, key in VARIANT_NAMES.items()
 ]
@@ -42,16 +44,23 @@ class ToppleCog(TableCog, name="Topple"):
 
     @group.command(name="new", description=command_text("topple.cmd.new"))
     @app_commands.describe(
-        target=command_text("topple.cmd.new.target"), variant=command_text("topple.cmd.new.variant")
+        target=command_text("topple.cmd.new.target"),
+        variant=command_text("topple.cmd.new.variant"),
+        turn_seconds=command_text("topple.cmd.new.turn_seconds"),
     )
     @app_commands.choices(variant=VARIANT_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction[Any],
-        target: app_commands.Range[int, 1, 1000] | None = None,
+        target: app_commands.Range[int, TARGET_LOW, TARGET_HIGH] | None = None,
         variant: app_commands.Choice[str] | None = None,
+        turn_seconds: app_commands.Range[int, SECONDS_LOW, SECONDS_HIGH] | None = None,
     ) -> None:
-        options: dict[str, Any] = {}
+        """A value out of bounds (Discord's client keeps to them, but an API call need not) is refused
+        privately by the rules' own check, naming the option."""
+        # The idle turn's length: the host's, else the bot's setting (TOPPLE_TURN_SECONDS).
+        seconds = self.bot.settings.topple_turn_seconds if turn_seconds is None else turn_seconds
+        options: dict[str, Any] = {"turn_seconds": seconds}
         if target is not None:
             options["target"] = target
         if variant is not None:

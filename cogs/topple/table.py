@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.engine.game import Event
+from bot.engine.game import Event, Termination
 from bot.games.topple import GAME
 from bot.games.topple.state import COLOUR_NAMES, COLOURS, YOUNG
 from bot.i18n import N_, t
@@ -41,6 +41,13 @@ COMPASS = {
     "sw": N_("topple.compass.sw"),
     "w": N_("topple.compass.w"),
     "nw": N_("topple.compass.nw"),
+}
+# Why the game ended (the outcome's termination), told on the final table.
+END_REASONS = {
+    Termination.TARGET_REACHED: N_("topple.table.end.target_reached"),
+    Termination.LAST_PLAYER_STANDING: N_("topple.table.end.last_player_standing"),
+    Termination.ENDED_BY_HOST: N_("topple.table.end.ended_by_host"),
+    Termination.ENDED_BY_VOTE: N_("topple.table.end.ended_by_vote"),
 }
 
 Names = Callable[[str], str]
@@ -167,6 +174,9 @@ def table_embed(
     lines = event_lines(events, lang, name, view["variant"] == YOUNG)
     if view["finished"]:
         winners = ", ".join(f"**{name(p)}**" for p in view["winners"])
+        reason = END_REASONS.get(view["end_reason"])
+        if reason is not None:
+            lines.append(t(reason, lang, round=view["round"], target=view["target"]))
         lines.append(t("topple.table.winners", lang, names=winners or "—"))
     elif view["phase"] == "opening":
         waiting = [p for p, roll in view["opening"].items() if roll is None]

@@ -134,6 +134,45 @@ def test_the_table_shows_scores_tilt_and_at_the_end_the_winners(game: Any) -> No
     assert table.table_items(SESSION, game.view_for(ended.state, None), "en") == []
 
 
+def placed(game: Any, state: Any, roll: int, square: list[int], topple: bool) -> Any:
+    state = rolled(game, state, roll)
+    action = {"do": "place", "player": state.current, "turn": state.turn, "square": square, "topple": topple}
+    _, applied = step(game, state, 1, 0, action)
+    return applied.state
+
+
+def final_description(game: Any, state: Any, lang: str) -> str:
+    return table.table_embed(game.view_for(state, None), [], lang, names, None).description or ""
+
+
+def test_the_final_table_says_the_target_was_reached_at_the_end_of_the_round(game: Any) -> None:
+    """A target of 1: Ann places safely, Bob topples; Ann's +3 bonus reaches it as the round ends."""
+    options = game.validate_options({"target": 1})
+    start = game.new_game(options, [A, B, C], {"first_player": A}, random.Random(0))
+    state = placed(game, placed(game, start, 1, [2, 2], False), 6, [0, 0], True)
+    assert state.end_reason == "target_reached"
+    description = final_description(game, state, "en")
+    assert "The game ends with round 1: a score reached the target of 1.\n🏆 **Ann** won." in description
+
+
+@pytest.mark.parametrize(("by", "key"), [("host", "ended_by_host"), ("vote", "ended_by_vote")])
+def test_the_final_table_says_the_game_was_ended_early_and_by_whom(game: Any, by: str, key: str) -> None:
+    _, ended = step(game, started(game, [A, B, C]), 1, 0, {"do": "end", "by": by})
+    for lang in ("en", "fr", "de"):
+        assert t(f"topple.table.end.{key}", lang) in final_description(game, ended.state, lang)
+
+
+def test_the_young_versions_final_table_says_one_player_is_left(game: Any) -> None:
+    options = game.validate_options({"variant": "young"})
+    start = game.new_game(options, [A, B, C], {"first_player": A}, random.Random(0))
+    state = placed(game, start, 6, [0, 0], True)  # Ann topples: out; Bob and Cat play on
+    assert state.phase != "over" and final_description(game, state, "en").count("game ends") == 0
+    state = placed(game, state, 6, [4, 4], True)  # Bob topples too: Cat is the last player left
+    assert "The game ends: only one player is left in it.\n🏆 **Cat** won." in final_description(
+        game, state, "en"
+    )
+
+
 def test_the_board_picture_is_a_png_of_the_public_view(game: Any) -> None:
     state = rolled(game, started(game, [A, B, C]), 6)
     png = render_board(game.view_for(state, None))

@@ -4,8 +4,7 @@ an idle player played for by the timer, the turn notices, the board picture and 
 stored.
 
 Chance is the engine's: the test rigs the next rolls and topples the way a scenario forces them (wrapping
-`resolve_chance`), never through a player's action. Topple is not offered to servers yet; this bot loads it
-with EXTRA_GAMES.
+`resolve_chance`), never through a player's action. Topple is offered to every server: no EXTRA_GAMES here.
 """
 
 from __future__ import annotations
@@ -20,11 +19,6 @@ from .driver import Message, Player, Table
 pytestmark = requires_product
 
 TURN_NOTICE = "your turn in Topple"
-
-
-@pytest.fixture(autouse=True)
-def topple_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("EXTRA_GAMES", "topple")
 
 
 class Chance:
@@ -160,6 +154,48 @@ async def test_a_game_of_rolls_placements_a_topple_an_idle_turn_and_the_end(
     await alice.slash("topple end")
     await table.settle()
     final = await table.wait_for_message(lambda m: "Topple — game over" in m.text, what="the final table")
-    assert "🏆 **Bob** won." in final.text and final.buttons == []
+    assert "The host ended the game early.\n🏆 **Bob** won." in final.text and final.buttons == []
     results = await product_bot.store.results.for_session(session)
     assert {str(row.user_id) for row in results} == {str(p.id) for p in (alice, bob, carol)}
+    leaders = await alice.slash("leaderboard", game="topple")  # offered to every server, so it has a board
+    assert all(f"<@{p.id}>" in leaders.text for p in (alice, bob, carol)), leaders.text
+
+
+@pytest.fixture
+def turn_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The operator's TOPPLE_TURN_SECONDS, set before the bot reads its settings (ask for it first)."""
+    monkeypatch.setenv("TOPPLE_TURN_SECONDS", "90")
+
+
+async def test_the_idle_turn_defaults_to_the_setting_a_host_may_choose_it_within_bounds(
+    turn_setting: None, product_bot: Any, table: Table
+) -> None:
+    """TOPPLE_TURN_SECONDS (read at start-up) is `/topple new`'s default; the host's turn_seconds wins; a
+    value the rules do not allow is refused to the host alone, and no lobby opens."""
+    alice = table.user("alice")
+    refused = await alice.slash("topple new", turn_seconds=5)
+    assert (
+        refused.ephemeral
+        and "The option turn_seconds must be a whole number from 10 to 3600." in refused.text
+    )
+    assert await product_bot.sessions.open_in_channel(table.channel_id) is None
+
+    lobby = (await alice.slash("topple new")).linked
+    assert lobby is not None and "· 90 s per turn" in lobby.text
+    record = await product_bot.sessions.open_in_channel(table.channel_id)
+    assert record is not None and record.options["turn_seconds"] == 90
+    await alice.click(lobby, "Cancel")
+
+    lobby = (await alice.slash("topple new", turn_seconds=30)).linked
+    assert lobby is not None and "· 30 s per turn" in lobby.text
+
+
+async def test_rules_topple_attaches_the_page_with_the_balance_models_formula(
+    table: Table, product_bot: Any
+) -> None:
+    rules = next(c for c in table.fake.all_commands() if c["name"] == "rules")
+    assert "topple" in [choice["value"] for choice in rules["options"][0]["choices"]]
+    reply = await table.user("alice").slash("rules", game="topple")
+    assert reply.answer is not None and reply.ephemeral
+    page = reply.answer.files["topple-rules.md"].decode()
+    assert "risk = x / (x + HALF_RISK)" in page and "x    = t' × h'" in page

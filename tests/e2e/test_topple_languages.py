@@ -25,11 +25,6 @@ pytestmark = requires_product
 LANGUAGES = ["en", "fr", "de"]
 
 
-@pytest.fixture(autouse=True)
-def topple_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("EXTRA_GAMES", "topple")
-
-
 def english_fragments(lang: str) -> set[str]:
     """The English words of the game's and the layer's texts (between their placeholders) that the
     language says otherwise: none of them may show in a table of `lang`."""
@@ -64,6 +59,8 @@ async def test_a_young_two_player_game_in_each_language_ends_at_the_first_topple
     lobby = (await alice.slash("topple new", variant="young")).linked
     assert lobby is not None
     assert t("topple.lobby.options_young", lang, seconds=120) in lobby.text
+    opened = await product_bot.sessions.open_in_channel(table.channel_id)
+    assert opened is not None
     await bob.click(lobby, t("ui.lobby.join", lang))
     await alice.click(lobby, t("ui.lobby.start", lang))
     board = await table.wait_for_message(
@@ -98,5 +95,9 @@ async def test_a_young_two_player_game_in_each_language_ends_at_the_first_topple
         lambda m: t("topple.table.title_over", lang) in m.text, what="the final table"
     )
     assert t("topple.event.toppled_out", lang, name="Bob", square="E5") in over.text
+    assert t("topple.table.end.last_player_standing", lang) in over.text
     assert t("topple.table.winners", lang, names="**Alice**") in over.text
     no_english([*table.channel_messages(), *alice.ephemerals, *bob.ephemerals], lang)
+    # Every player still gets a result, ranked by the order of elimination, for the leaderboards.
+    ranks = {row.user_id: row.rank for row in await product_bot.store.results.for_session(opened.id)}
+    assert ranks == {str(alice.id): 1, str(bob.id): 2}

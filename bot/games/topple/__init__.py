@@ -1,8 +1,7 @@
 """Topple: roll the die, place a piece on a square of the level it allows, score rows of five and tall stacks,
 and keep the board from toppling (seeds/topple-rules.txt; RULES-NOTES.md, Topple; docs/rules/topple.md).
 
-Its table is cogs/topple (the board picture: bot/render/topple_board.py). Not offered to servers yet
-(`listed=False`): a bot loads it where EXTRA_GAMES names it, as the tests do.
+Its table is cogs/topple (the board picture: bot/render/topple_board.py); offered to every server.
 """
 
 from __future__ import annotations
@@ -33,5 +32,4 @@ GAME = GameInfo(
     # A low target ends a game at the end of its first round; the young version ends at its first topples.
     play_options=({"target": 5}, {"variant": "young"}),
     pictures=("bot.render.topple_board",),
-    listed=False,
 )

@@ -348,6 +348,7 @@ class Topple:
             "rounds": [dict(record) for record in state.rounds],
             "finished": state.phase == OVER,
             "winners": list(state.winners),
+            "end_reason": state.end_reason or None,
             "freshness": self.freshness(state),
             "offered": sorted(self.table_actions(state, None)),
         }  # fmt: skip
