@@ -6,6 +6,7 @@ import asyncio
 import json
 import sqlite3
 import threading
+import time
 
 import pytest
 
@@ -572,3 +573,31 @@ async def test_the_action_that_ends_the_game_drops_its_news(telling):
     result = await manager.act(sid, "bob", {"do": "roll"})  # bob reaches the target
     assert result.session.status == "finished" and result.news_for == ()
     assert await stored_news(store, sid) == []
+
+
+async def test_a_slow_action_that_proves_quick_runs_on_the_loop_and_goes_back_to_a_thread_once_slow(
+    env, monkeypatch
+):
+    """A thread costs a quick action more than it saves (the loop then waits for the interpreter lock at
+    every system call): each slow action runs where its measured CPU time says it should."""
+    manager, *_ = env
+    monkeypatch.setattr("bot.engine.sessions.COST_WEIGHT", 1.0)  # the newest measure alone decides
+    sid = await started(manager)
+    game = manager.games["race"]
+    apply, ran_on, busy = game.apply, [], {"seconds": 0.0}
+
+    def measured_apply(state, action):
+        ran_on.append(threading.get_ident())
+        end = time.thread_time() + busy["seconds"]
+        while time.thread_time() < end:  # CPU work, as a judging is
+            pass
+        return apply(state, action)
+
+    monkeypatch.setattr(game, "apply", measured_apply)
+    loop_thread = threading.get_ident()
+    await manager.act(sid, "ann", {"do": "note", "text": "1"})  # never measured: a thread
+    await manager.act(sid, "ann", {"do": "note", "text": "2"})  # measured quick: the loop
+    busy["seconds"] = 0.01
+    await manager.act(sid, "ann", {"do": "note", "text": "3"})  # still the loop; measured slow now
+    await manager.act(sid, "ann", {"do": "note", "text": "4"})  # a thread again
+    assert [thread == loop_thread for thread in ran_on] == [False, True, True, False]
