@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +34,9 @@ class Category:
         self.keys = frozenset(key(e) for e in self.entries)
         # Only one word of letters can be written in Top Stop, so only those count for a letter.
         self._folded = tuple(fold(e) for e in self.entries if is_letters(e))
+        # A Level VII spin counts every letter: one pass here, not 26 passes over thousands of first names
+        # (16 ms on the event loop for a spin with 7,000 names).
+        self._by_letter = Counter(e[:1] for e in self._folded)
 
     def __contains__(self, word: object) -> bool:
         return isinstance(word, str) and key(word) in self.keys
@@ -40,6 +44,8 @@ class Category:
     def count_starting(self, letters: str) -> int:
         """How many playable entries start with these letters, accents ignored."""
         prefix = fold(letters)
+        if len(prefix) == 1:
+            return self._by_letter[prefix]
         return sum(1 for e in self._folded if e.startswith(prefix))
 
     def starting(self, letters: str) -> tuple[str, ...]:

@@ -172,3 +172,15 @@ def test_unknown_category_or_country(ws: WordService) -> None:
 def test_level_two_prefixes(ws: WordService, prefix: str, lang: str, expected: bool) -> None:
     """Level II: if no word of the dictionary starts with either combination, spin again."""
     assert ws.any_word_starts_with(prefix, lang) is expected
+
+
+def test_a_letters_count_equals_the_entries_that_start_with_it() -> None:
+    """Counted once per list for every letter (a Level VII spin asks for all 26), as a scan would count."""
+    from bot.words.data import Category
+    from bot.words.text import fold
+
+    names = Category(["Émile", "emma", "Ethan", "Eva Maria", "Zoë", "zack", "Örjan"])
+    for letter in "eEézZoÖx":
+        scanned = sum(1 for e in names.entries if " " not in e and fold(e).startswith(fold(letter)))
+        assert names.count_starting(letter) == scanned
+    assert names.count_starting("em") == 2
