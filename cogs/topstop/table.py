@@ -488,9 +488,8 @@ def _word_input_texts(
     is a click's first answer: nothing can be sent before it)."""
     label = t("topstop.modal.staircase", lang, n=n, letter=letter) if level == "X" else None
     hint = CATEGORY_PLACEHOLDERS.get(category or "") or PLACEHOLDERS.get(level, PLACEHOLDERS[None])
-    return (label or t("topstop.modal.word", lang, n=n))[:INPUT_LABEL_LIMIT], t(
-        hint, lang, letter=letter, n=n
-    )
+    placeholder = t(hint, lang, letter=letter, n=n)
+    return (label or t("topstop.modal.word", lang, n=n))[:INPUT_LABEL_LIMIT], placeholder
 
 
 def words_modal_title(lang: str, letter: str, level: str | None, category: str | None = None) -> str:
