@@ -43,6 +43,12 @@ def level_of(view: dict[str, Any]) -> str | None:
     return str(level) if level is not None else None
 
 
+def category_of(view: dict[str, Any]) -> str | None:
+    """Level VII's category this round, once its card has shown it."""
+    category = (view["cards"].get("round") or {}).get("category")
+    return str(category) if category else None
+
+
 def level_line(view: dict[str, Any], lang: str) -> str:
     """The Level in force this round (or the base rules), with the letters or category its card shows."""
     current = view["cards"].get("round") or {}

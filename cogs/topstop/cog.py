@@ -32,7 +32,7 @@ from cogs.topstop.table import (
     _shown,
     _words_text,
     dispute_choices,
-    words_modal,
+    writing_form,
 )
 
 if TYPE_CHECKING:
@@ -225,24 +225,13 @@ class TopStopCog(TableCog, name="Top Stop"):
         """The form opens at once (a modal must be the first answer), prefilled with the saved words; the
         layer has checked that the rules take this player's list now."""
         view = await self.bot.sessions.view(click.session_id, click.player)
-        current = view.get("round") or {}
         count = cards.words_for(view, click.player)
         page = click.args.get("page") or 1
         if (page - 1) * cards.PAGE >= count:
             raise BadAction("topstop.refusal.no_page", count=count)
-        level = cards.level_of(view) if view.get("cards") else None
+        lang = self.user_lang(click.interaction)
         await click.interaction.response.send_modal(
-            words_modal(
-                click.session_id,
-                cards.word_start(view),
-                count,
-                current.get("your_words", []),
-                current["number"],
-                self.user_lang(click.interaction),
-                page=page,
-                level=level,
-                respins=view["freshness"]["respins"],
-            )
+            writing_form(click.session_id, view, click.player, lang, page)
         )
 
     @button("words", ROUND, RESPINS, PAGE, modal=True)

@@ -54,13 +54,38 @@ NEW_MESSAGE_EVENTS = frozenset({"round_started", "writing_closed", "finished"})
 # Discord's limit (LIMITS.md) on a select option's label; its value `owner|word` always fits.
 OPTION_LABEL_LIMIT = 100
 
-# The writing form's hint under each Level (None: the base game and the Levels whose words begin with it).
+# The writing form's title and each input's hint say what the Level in force asks (None: the base game,
+# and Levels I and II, whose words begin with the letter or letters `letter` names); Level VII's name its
+# category.
+TITLES = {
+    None: N_("topstop.modal.title"),
+    "III": N_("topstop.modal.title_three"),
+    "IV": N_("topstop.modal.title_four_or_more"),
+    "V": N_("topstop.modal.title_without"),
+    "VI": N_("topstop.modal.title_ending"),
+    "X": N_("topstop.modal.title_staircase"),
+}
 PLACEHOLDERS = {
     None: N_("topstop.modal.placeholder"),
+    "III": N_("topstop.modal.placeholder_three"),
+    "IV": N_("topstop.modal.placeholder_four_or_more"),
     "V": N_("topstop.modal.placeholder_without"),
     "VI": N_("topstop.modal.placeholder_ending"),
     "X": N_("topstop.modal.placeholder_position"),
 }
+CATEGORY_TITLES = {
+    "verbs": N_("topstop.modal.title_verbs"),
+    "brands": N_("topstop.modal.title_brands"),
+    "countries": N_("topstop.modal.title_countries"),
+    "first_names": N_("topstop.modal.title_first_names"),
+}
+CATEGORY_PLACEHOLDERS = {
+    "verbs": N_("topstop.modal.placeholder_verb"),
+    "brands": N_("topstop.modal.placeholder_brand"),
+    "countries": N_("topstop.modal.placeholder_country"),
+    "first_names": N_("topstop.modal.placeholder_first_name"),
+}
+INPUT_LABEL_LIMIT = 45  # Discord's limit (LIMITS.md) on an input's label
 
 
 class TopStopTable:
@@ -135,7 +160,7 @@ class TopStopTable:
             lines.append(line)
         if view["phase"] == "first_spin":
             lines += [
-                f"{_name(record, p)}: **{letter}**"
+                self.t("topstop.table.spun", name=_name(record, p), letter=letter)
                 if letter
                 else self.t("topstop.table.waiting", name=_name(record, p))
                 for p, letter in view["first_spin"].items()
@@ -166,6 +191,7 @@ class TopStopTable:
             lines = [t(spins, self.lang, name=_name(record, current["spinner"]))]
             if current.get("respun"):
                 lines.append(self.t("topstop.table.respun", letters=", ".join(current["respun"])))
+            lines += self.writers_lines(record, view)
             deadline = self.deadline(view, "spin")
             if deadline:
                 lines.append(self.t("topstop.table.bot_spins", when=relative_time(deadline)))
@@ -187,6 +213,7 @@ class TopStopTable:
             if view.get("cards") and cards.level_of(view) is not None:
                 write = N_("topstop.table.write_level")  # the Level (below) says where the letter goes
             lines = [t(write, self.lang, count=count, letter=current["letter"], language=language)]
+            lines += self.writers_lines(record, view)
             if current.get("stopped_by"):
                 lines.append(self.t("topstop.table.called_stop", name=_name(record, current["stopped_by"])))
             if deadline:
@@ -242,6 +269,14 @@ class TopStopTable:
             embed.add_field(name=t(scores, self.lang), value=self._scores(record, view), inline=False)
         embed.set_footer(text=self.t("topstop.table.footer", target=view["options"]["target"], id=record.id))
         return embed
+
+    def writers_lines(self, record: SessionRecord, view: dict[str, Any]) -> list[str]:
+        """Who writes this round, when not every seated player does (a tiebreak, a player sitting out)."""
+        left = set(view.get("left", []))
+        writers = [p for p in view["round"]["players"] if p not in left]
+        if len(writers) == len([p for p in view["players"] if p not in left]):
+            return []
+        return [self.t("topstop.table.writers", names=", ".join(_name(record, p) for p in writers))]
 
     def reveal_embed(
         self, record: SessionRecord, round_record: dict[str, Any], view: dict[str, Any], *, room: int = 0
@@ -446,12 +481,21 @@ def _clipped(text: str, limit: int) -> str:
 
 
 @functools.lru_cache(maxsize=1024)
-def _word_input_texts(lang: str, letter: str, level: str | None, n: int) -> tuple[str, str]:
+def _word_input_texts(
+    lang: str, letter: str, level: str | None, category: str | None, n: int
+) -> tuple[str, str]:
     """The label and hint of the form's n-th input: the same for every player of a round, so kept (the form
     is a click's first answer: nothing can be sent before it)."""
     label = t("topstop.modal.staircase", lang, n=n, letter=letter) if level == "X" else None
-    placeholder = t(PLACEHOLDERS.get(level, PLACEHOLDERS[None]), lang, letter=letter, n=n)
-    return (label or t("topstop.modal.word", lang, n=n))[:45], placeholder
+    hint = CATEGORY_PLACEHOLDERS.get(category or "") or PLACEHOLDERS.get(level, PLACEHOLDERS[None])
+    placeholder = t(hint, lang, letter=letter, n=n)
+    return (label or t("topstop.modal.word", lang, n=n))[:INPUT_LABEL_LIMIT], placeholder
+
+
+def words_modal_title(lang: str, letter: str, level: str | None, category: str | None = None) -> str:
+    """What the Level in force asks, in the form's title: "Three-letter words on M", "Your brands on B"."""
+    key = CATEGORY_TITLES.get(category or "") or TITLES.get(level, TITLES[None])
+    return t(key, lang, letter=letter)
 
 
 def words_modal(
@@ -464,21 +508,22 @@ def words_modal(
     *,
     page: int = 1,
     level: str | None = None,
+    category: str | None = None,
     respins: int,
 ) -> discord.ui.Modal:
     """Five inputs a page for the round's words, prefilled with what the player saved before.
 
-    Rounds of 6 or 10 words (the 6-vs-10 cards) have a second page for words 6-10. Each input's hint follows
-    the Level in force (`letter` is the start a word needs, e.g. "PO" under Level II); under Level X each
-    input names the position the letter must take. The saved words are normalised (case-folded: `Maße` comes back
-    as `masse`) and at most MAX_WORD_LENGTH long, the inputs' max_length. The form's custom_id names its
-    round, page and the re-spins so far, like the buttons.
+    Rounds of 6 or 10 words (the 6-vs-10 cards) have a second page for words 6-10. The title and each
+    input's hint follow the Level in force (`letter` is the start a word needs, e.g. "PO" under Level II;
+    `category` Level VII's); under Level X each input names the position the letter must take. The saved
+    words are normalised (case-folded: `Maße` comes back as `masse`) and at most MAX_WORD_LENGTH long, the
+    inputs' max_length. The form's custom_id names its round, page and the re-spins so far, like the buttons.
     """
     first = (page - 1) * cards.PAGE
     inputs: list[discord.ui.TextInput[Any]] = []
     for index in range(first, min(count, first + cards.PAGE)):
         n = index + 1
-        label, placeholder = _word_input_texts(lang, letter, level, n)
+        label, placeholder = _word_input_texts(lang, letter, level, category, n)
         inputs.append(
             discord.ui.TextInput(
                 label=label,
@@ -492,7 +537,28 @@ def words_modal(
     pages = (count + cards.PAGE - 1) // cards.PAGE
     spec = components.spec(GAME, "words", modal=True)
     custom_id = spec.encode(session_id, round=round_number, respins=respins, page=page if pages > 1 else None)
-    title = t("topstop.modal.title", lang, letter=letter)
+    title = words_modal_title(lang, letter, level, category)
     if pages > 1:
-        title = t("topstop.modal.title_page", lang, letter=letter, page=page, pages=pages)
+        title = t("topstop.modal.title_page", lang, title=title, page=page, pages=pages)
     return components.modal(custom_id, title, inputs)
+
+
+def writing_form(
+    session_id: int, view: dict[str, Any], player: str, lang: str, page: int = 1
+) -> discord.ui.Modal:
+    """The player's writing form for the round in `view` (theirs): its words to write, the Level in force and
+    Level VII's category, the words they saved."""
+    current = view["round"]
+    level = cards.level_of(view) if view.get("cards") else None
+    return words_modal(
+        session_id,
+        cards.word_start(view),
+        cards.words_for(view, player),
+        current.get("your_words", []),
+        current["number"],
+        lang,
+        page=page,
+        level=level,
+        category=cards.category_of(view) if level == "VII" else None,
+        respins=view["freshness"]["respins"],
+    )

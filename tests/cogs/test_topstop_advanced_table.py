@@ -116,7 +116,7 @@ async def test_ten_words_make_two_pages_and_level_x_labels_each_slot() -> None:
     second = words_modal(
         7, "A", 10, ["apple", "", "", "", "", "sixth"], 2, "en", page=2, level="X", respins=0
     )
-    assert first.title == "Your words on A (1/2)" and second.title == "Your words on A (2/2)"
+    assert first.title == "Your staircase of A (1/2)" and second.title == "Your staircase of A (2/2)"
     assert [i.custom_id for i in first.children] == [f"word{n}" for n in range(1, 6)]  # type: ignore[attr-defined]
     assert [i.custom_id for i in second.children] == [f"word{n}" for n in range(6, 11)]  # type: ignore[attr-defined]
     labels = [row["components"][0]["label"] for row in first.to_dict()["components"]]
@@ -124,7 +124,7 @@ async def test_ten_words_make_two_pages_and_level_x_labels_each_slot() -> None:
     assert second.children[0].default == "sixth"  # type: ignore[attr-defined]
     assert first.custom_id == "topstop:7:words:2.0.1" and second.custom_id == "topstop:7:words:2.0.2"
     six = words_modal(7, "E", 5, [], 2, "fr", level="VI", respins=0)
-    assert six.custom_id == "topstop:7:words:2.0" and six.title == "Vos mots en E"
+    assert six.custom_id == "topstop:7:words:2.0" and six.title == "Vos mots finissant par E"
     assert six.children[0].placeholder == "un mot finissant par E"  # type: ignore[attr-defined]
 
 

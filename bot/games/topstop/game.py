@@ -35,6 +35,7 @@ from bot.engine.game import (
 )
 from bot.engine.votes import cast
 from bot.games.topstop import advanced
+from bot.games.topstop.cards import CARD_NAMES
 from bot.games.topstop.judging import Lexicon, WordsService, judge_lists
 from bot.games.topstop.levels import CategoryWords
 from bot.games.topstop.output import history, view
@@ -882,8 +883,22 @@ def _current_round(state: TopStopState, phase: str, player: str, doing: str) -> 
     if state.phase != phase:
         raise WrongPhase("topstop.cannot_now", doing=Text(doing))
     if player not in state.round.players:
-        raise IllegalMove("topstop.tiebreak_only")
+        raise _not_writing(state.round, player)
     return state.round
+
+
+def _not_writing(current: Round, player: str) -> IllegalMove:
+    """Why a seated player does not play this round: a Ba Oossee card has them sit out (their own, or one
+    played on them), or only the tied players play the tiebreak."""
+    played = current.cards.played if current.cards is not None else []
+    for card in played:
+        if card["card"] == "sit_out" and card["player"] == player:
+            return IllegalMove("topstop.sitting_out_own", card=Text(CARD_NAMES["sit_out"]))
+        if card["card"] == "force_sit_out" and card.get("target") == player:
+            return IllegalMove(
+                "topstop.sitting_out_by", player=card["player"], card=Text(CARD_NAMES["force_sit_out"])
+            )
+    return IllegalMove("topstop.tiebreak_only")
 
 
 def _next_seat(state: TopStopState, player: str) -> str:
