@@ -47,6 +47,7 @@ from bot.games.topdrop.state import (
     dump,
     load,
 )
+from bot.i18n import N_
 
 PLAYER_ACTIONS = frozenset({"start", "turn", "hint", "vote", "leave"})
 SYSTEM_ACTIONS = frozenset({"remind", "ask_wait", "close_vote", "end"})
@@ -556,7 +557,9 @@ def _checked_turn(state: State, player: str, kind: str | None, wild: bool, cards
             if colour_of(card) != colour_of(top):
                 raise IllegalMove("topdrop.refusal.color_must_match", card=card, top=top)
         elif not follows(card, top, direction):
-            refusal = "topdrop.refusal.must_go_up" if direction == UP else "topdrop.refusal.must_go_down"
+            refusal = (
+                N_("topdrop.refusal.must_go_up") if direction == UP else N_("topdrop.refusal.must_go_down")
+            )
             raise IllegalMove(refusal, card=card, top=top)
         top = card
         direction = direction_after(card, direction)
