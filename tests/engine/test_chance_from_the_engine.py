@@ -24,6 +24,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "topwords": {"check_words": False},
     "skeleton": {},
     "topple": {},
+    "topdrop": {},
     "race": {"target": 50},
 }
 SUBJECTS = [*GAME_PACKAGES, "race"]
@@ -153,6 +154,8 @@ PLAYOUTS: list[tuple[str, dict[str, Any]]] = [
     ("topwords", {"check_words": False}),
     ("topple", {}),
     ("topple", {"variant": "young"}),
+    ("topdrop", {}),
+    ("topdrop", {"difficulty": "extreme"}),
     ("race", {"target": 30}),
 ]
 

@@ -545,7 +545,10 @@ class Playout:
                     (p, a.get("do")) for p, a in player_moves if not any(a is b for _, b in sampled)
                 )
                 rare = len(player_moves) - len(usual)
-                seldom = max(len(usual), 1) / (RARE_SHARE * max(rare, 1))
+                # Each kind weighs 1 however many variants it offers (below): the rare actions together weigh
+                # 1/RARE_SHARE of the kinds, not of the variants, or a game with many variants would end early.
+                kinds = len({(p, a.get("do")) for p, a in player_moves if a.get("do") not in RARE})
+                seldom = max(kinds, 1) / (RARE_SHARE * max(rare, 1))
                 weights = []
                 for p, a in player_moves:
                     kind = (p, a.get("do"))
@@ -913,7 +916,9 @@ class Playout:
         found = {p: list(leaves(views[p])) for p in self.players}
         seen = {p: {text for _, text in found[p]} for p in self.players}
         secrets = []
-        for player in self.players:
+        # A solo table (Top Drop) has no other player to tell the player's own values from the public ones:
+        # its secrets are checked by the perturber (indistinguishability) and its private events alone.
+        for player in self.players if len(self.players) > 1 else []:
             mine = {text for text in seen[player] if len(text) >= 2 and text not in ids}
             for q in self.players:
                 if q != player:

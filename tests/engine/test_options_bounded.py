@@ -19,6 +19,7 @@ BASE: dict[str, dict[str, Any]] = {
     "topwords": {"check_words": False},
     "skeleton": {},
     "topple": {},
+    "topdrop": {},
 }
 # Each numeric option: (lowest accepted, highest accepted, whether fractions are accepted).
 BOUNDS: dict[str, dict[str, tuple[float, float, bool]]] = {
@@ -38,6 +39,11 @@ BOUNDS: dict[str, dict[str, tuple[float, float, bool]]] = {
     },
     "skeleton": {"target": (3, 60, False), "turn_seconds": (10, 3600, False)},
     "topple": {"target": (1, 1000, False), "turn_seconds": (10, 3600, False)},
+    "topdrop": {
+        "turn_seconds": (10, 3600, False),
+        "remind_seconds": (10, 3600, False),
+        "vote_seconds": (10, 3600, False),
+    },
 }
 
 

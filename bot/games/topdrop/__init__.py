@@ -1,0 +1,38 @@
+"""Top Drop: the cooperative game of placing all 60 number cards on one pile, up or down as the Direction Card
+says, with hidden hands (seeds/top-drop-rules.txt; RULES-NOTES.md, Top Drop; docs/rules/topdrop.md).
+
+Its rules come before its table (`rules_only=True`): the conformance suite, the scenarios and the replay run
+them; the bot loads no cog for it yet.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.engine.game import Game
+from bot.games.registry import GameInfo
+from bot.games.topdrop.cards import COLOUR_OF, COLOUR_TABLE, HINTS
+from bot.games.topdrop.game import TopDrop, can_play
+from bot.games.topdrop.state import State
+from bot.i18n import N_
+
+__all__ = ["COLOUR_OF", "COLOUR_TABLE", "GAME", "HINTS", "State", "TopDrop", "can_play", "make"]
+
+
+def make(words: Any) -> Game:
+    """The rules object; Top Drop checks no words, so it ignores the words service."""
+    game: Game = TopDrop()
+    return game
+
+
+GAME = GameInfo(
+    name="topdrop",
+    title="Top Drop",
+    colour=0x9B59B6,
+    make=make,
+    rules_summary=N_("topdrop.rules.summary"),
+    # The extreme level (one wild card) ends playouts sooner; easy lets them run longer.
+    play_options=({"difficulty": "extreme"}, {}),
+    listed=False,
+    rules_only=True,
+)
