@@ -24,6 +24,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "topwords": {"check_words": False},
     "skeleton": {},
     "topple": {},
+    "toppo": {},
     "race": {"target": 50},
 }
 SUBJECTS = [*GAME_PACKAGES, "race"]
@@ -153,6 +154,7 @@ PLAYOUTS: list[tuple[str, dict[str, Any]]] = [
     ("topwords", {"check_words": False}),
     ("topple", {}),
     ("topple", {"variant": "young"}),
+    ("toppo", {"deck": 5}),
     ("race", {"target": 30}),
 ]
 

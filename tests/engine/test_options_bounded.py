@@ -19,6 +19,7 @@ BASE: dict[str, dict[str, Any]] = {
     "topwords": {"check_words": False},
     "skeleton": {},
     "topple": {},
+    "toppo": {},
 }
 # Each numeric option: (lowest accepted, highest accepted, whether fractions are accepted).
 BOUNDS: dict[str, dict[str, tuple[float, float, bool]]] = {
@@ -38,6 +39,14 @@ BOUNDS: dict[str, dict[str, tuple[float, float, bool]]] = {
     },
     "skeleton": {"target": (3, 60, False), "turn_seconds": (10, 3600, False)},
     "topple": {"target": (1, 1000, False), "turn_seconds": (10, 3600, False)},
+    "toppo": {
+        "display": (3, 5, False),
+        "games": (1, 20, False),
+        "deck": (5, 33, False),
+        "restart_seconds": (5, 600, False),
+        "choose_seconds": (10, 600, False),
+        "vote_seconds": (10, 600, False),
+    },
 }
 
 

@@ -64,7 +64,9 @@ def complete_deal(
         display = list(forced["display"])
     else:
         display, pool = pool[:display_size], pool[display_size:]
-    if len(display) != display_size or any(len(deck) < deck_size for p, deck in decks.items() if p not in forced_decks):
+    if len(display) != display_size or any(
+        len(deck) < deck_size for p, deck in decks.items() if p not in forced_decks
+    ):
         raise BadAction(refusal)
     if "stack" in forced:
         stack, topped = list(forced["stack"]), [*forced.get("topped", []), *pool]

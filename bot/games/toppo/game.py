@@ -36,6 +36,7 @@ from bot.games.toppo.state import (
     load,
     sizes_for,
 )
+from bot.i18n import N_
 
 PLAYER_ACTIONS = frozenset(
     {"reveal", "restart", "top", "match", "renew", "toppo", "propose_replace", "vote", "choose", "leave"}
@@ -50,6 +51,10 @@ END_BY = {"host": Termination.ENDED_BY_HOST, "vote": Termination.ENDED_BY_VOTE}
 SETUP_KEYS = frozenset({"first_player", *PARTS})
 # Actions that may draw penalty cards or a new display from the stack, and so refill it.
 DRAWING = frozenset({"reveal", "top", "match", "toppo", "propose_replace", "vote", "close_vote"})
+# Refusals of malformed cards: a forced setup, a logged deal, a logged refill.
+BAD_SETUP_CARDS = N_("toppo.setup.cards")
+BAD_DEAL = N_("toppo.refusal.deal")
+BAD_REFILL = N_("toppo.refusal.refill")
 
 
 class Toppo:
@@ -83,7 +88,7 @@ class Toppo:
         unknown = sorted(set(setup) - SETUP_KEYS, key=str)
         if unknown:
             raise BadAction("toppo.setup.unknown", name=str(unknown[0])[:40])
-        forced = forced_parts(setup, players, "toppo.setup.cards")
+        forced = forced_parts(setup, players, BAD_SETUP_CARDS)
         size = len(forced["display"]) if "display" in forced else checked["display"]
         allowed = sizes_for(len(players))
         if size not in allowed:
@@ -92,7 +97,7 @@ class Toppo:
         if first not in players:
             raise BadAction("toppo.setup.first_player")
         sets = sets_for(len(players))
-        dealt = complete_deal(players, sets, checked["deck"], size, forced, rng, "toppo.setup.cards")
+        dealt = complete_deal(players, sets, checked["deck"], size, forced, rng, BAD_SETUP_CARDS)
         return State(
             players=list(players),
             sets=sets,
@@ -138,18 +143,22 @@ class Toppo:
             given = action.get("deal", {})
             if type(size) is int and size in sizes_for(len(_active(state))) and isinstance(given, Mapping):
                 try:
-                    forced = forced_parts(given, _active(state), "toppo.refusal.deal")
+                    forced = forced_parts(given, _active(state), BAD_DEAL)
                     dealt = complete_deal(
-                        _active(state), state.sets, state.deck_size, size, forced, rng, "toppo.refusal.deal"
+                        _active(state), state.sets, state.deck_size, size, forced, rng, BAD_DEAL
                     )
                 except BadAction:
                     return action  # apply refuses the malformed deal
                 action["deal"] = shown_deal(dealt)
-        elif name in DRAWING and "refill" not in action and state.topped:
-            if _stack_draws(state, action) > len(state.stack):
-                order = sorted(state.topped)
-                rng.shuffle(order)
-                action["refill"] = shown(order)
+        elif (
+            name in DRAWING
+            and "refill" not in action
+            and state.topped
+            and _stack_draws(state, action) > len(state.stack)
+        ):
+            order = sorted(state.topped)
+            rng.shuffle(order)
+            action["refill"] = shown(order)
         return action
 
     def freshness(self, state: State) -> JSON:
@@ -420,12 +429,15 @@ class Toppo:
             applied.events.append({"type": "play_resumed", "play": new.play_no})
         if state.phase == CHOOSING and state.chooser == player:
             new.chooser = _next_start_player(new)
-            applied.events.append({"type": "choosing", "player": new.chooser, "sizes": list(sizes_for(len(_active(new))))})
+            applied.events.append(
+                {"type": "choosing", "player": new.chooser, "sizes": list(sizes_for(len(_active(new))))}
+            )
         return applied
 
     def _end(self, state: State, action: Action) -> Applied:
         """The host (or the table's vote: `by`) ends the series: the lowest running total wins."""
-        ended = END_BY.get(action.get("by", "host"))  # type: ignore[arg-type]
+        by = action.get("by", "host")
+        ended = END_BY.get(by) if isinstance(by, str) else None
         if ended is None:
             raise BadAction("toppo.refusal.end_by")
         return _finish(Applied(shallow_copy(state)), ended)
@@ -551,11 +563,25 @@ class Toppo:
     def timers(self, state: State) -> list[Timer]:
         found = []
         if state.phase == WAITING and state.awaited is not None:
-            found.append(Timer(f"restart:{state.play_no}", state.restart_seconds, {"do": "timeout", "play": state.play_no}))
+            found.append(
+                Timer(
+                    f"restart:{state.play_no}",
+                    state.restart_seconds,
+                    {"do": "timeout", "play": state.play_no},
+                )
+            )
         elif state.phase == CHOOSING:
-            found.append(Timer(f"choose:{state.game_no}", state.choose_seconds, {"do": "timeout", "play": state.play_no}))
+            found.append(
+                Timer(
+                    f"choose:{state.game_no}", state.choose_seconds, {"do": "timeout", "play": state.play_no}
+                )
+            )
         if state.vote is not None and state.phase in (WAITING, PLAYING):
-            found.append(Timer(f"vote:{state.vote_no}", state.vote_seconds, {"do": "close_vote", "vote": state.vote_no}))
+            found.append(
+                Timer(
+                    f"vote:{state.vote_no}", state.vote_seconds, {"do": "close_vote", "vote": state.vote_no}
+                )
+            )
         return found  # fmt: skip
 
     # -- storage and replay --------------------------------------------------------------------------------
@@ -666,12 +692,12 @@ def _interrupt(applied: Applied, player: str, reason: str) -> Applied:
 def _draw(applied: Applied, count: int, refill: object) -> list[str]:
     """`count` cards from the top of the stack; when it runs out, the topped cards, shuffled in the
     `refill` order, become the new stack. Fewer when even those run out."""
-    new = applied.state
+    new: State = applied.state
     drawn, stack = new.stack[:count], new.stack[count:]
     if len(drawn) < count and new.topped:
-        order = parsed(refill, "toppo.refusal.refill")
+        order = parsed(refill, BAD_REFILL)
         if not same_cards(order, new.topped):
-            raise BadAction("toppo.refusal.refill")
+            raise BadAction(BAD_REFILL)
         applied.events.append({"type": "stack_refilled", "cards": len(order)})
         new.topped = []
         more = count - len(drawn)
@@ -708,7 +734,9 @@ def _decide(applied: Applied, refill: object, *, final: bool) -> None:
         return
     number = new.vote["vote"] if new.vote else 0
     new.vote = None
-    applied.events.append({"type": "vote_closed", "vote": number, "passed": counted.passed, **counted.shown()})
+    applied.events.append(
+        {"type": "vote_closed", "vote": number, "passed": counted.passed, **counted.shown()}
+    )
     if not counted.passed:
         return
     drawn = _draw(applied, new.display_size, refill)
@@ -722,7 +750,10 @@ def _decide(applied: Applied, refill: object, *, final: bool) -> None:
 
 def _decided(counted: Tally, final: bool) -> bool:
     return (
-        final or counted.everyone_voted or 2 * counted.yes > counted.eligible or 2 * counted.no >= counted.eligible
+        final
+        or counted.everyone_voted
+        or 2 * counted.yes > counted.eligible
+        or 2 * counted.no >= counted.eligible
     )
 
 
@@ -754,7 +785,9 @@ def _game_over(applied: Applied, caller: str) -> Applied:
         return _finish(applied, Termination.WENT_OUT)
     new.phase = CHOOSING
     new.chooser = _next_start_player(new)
-    applied.events.append({"type": "choosing", "player": new.chooser, "sizes": list(sizes_for(len(_active(new))))})
+    applied.events.append(
+        {"type": "choosing", "player": new.chooser, "sizes": list(sizes_for(len(_active(new))))}
+    )
     return applied
 
 
@@ -762,11 +795,11 @@ def _deal_next(state: State, size: int, deal: object, *, timed_out: bool) -> App
     """New Game: every card shuffled (the `deal`), a new deck for each player, the chosen display."""
     active = _active(state)
     if not isinstance(deal, Mapping):
-        raise BadAction("toppo.refusal.deal")
-    forced = forced_parts(deal, active, "toppo.refusal.deal")
+        raise BadAction(BAD_DEAL)
+    forced = forced_parts(deal, active, BAD_DEAL)
     if set(forced) != set(PARTS) or set(forced["decks"]) != set(active):
-        raise BadAction("toppo.refusal.deal")
-    dealt = complete_deal(active, state.sets, state.deck_size, size, forced, random.Random(0), "toppo.refusal.deal")
+        raise BadAction(BAD_DEAL)
+    dealt = complete_deal(active, state.sets, state.deck_size, size, forced, random.Random(0), BAD_DEAL)
     applied = Applied(shallow_copy(state))
     new = applied.state
     chooser = str(state.chooser)
@@ -902,7 +935,11 @@ def _stack_draws(state: State, action: Action) -> int:
         return 0
     line = state.lines[player]
     if name == "reveal":
-        return EARLY_START_PENALTY if state.phase == WAITING and player != state.awaited and state.decks[player] else 0
+        return (
+            EARLY_START_PENALTY
+            if state.phase == WAITING and player != state.awaited and state.decks[player]
+            else 0
+        )
     if name == "toppo":
         return CLAIM_PENALTY if _cards(state, player) >= TOPPO_UNDER else 0
     if name in ("propose_replace", "vote"):

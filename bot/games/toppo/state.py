@@ -65,7 +65,9 @@ class State:
     game_no: int  # the game of the series, from 1
     display_size: int  # 3, 4 or 5 this game
     display: list[str]  # the top card of each display position, left to right (public)
-    topped: list[str]  # cards covered on the display or set aside: the next stack (only their count is public)
+    topped: list[
+        str
+    ]  # cards covered on the display or set aside: the next stack (only their count is public)
     stack: list[str]  # the remaining stack, top first (hidden from everyone)
     decks: dict[str, list[str]]  # each face-down deck, top first (hidden from everyone, its owner included)
     lines: dict[str, list[str]]  # each player's face-up line, left to right (public)
