@@ -75,7 +75,9 @@ def random_series(seed: int, count: int, options: dict[str, Any]) -> list[State]
 
 
 SERIES = settings(max_examples=20, deadline=None)
-OPTIONS = st.sampled_from([{}, {"deck": 12, "games": 3}, {"display": 4, "deck": 15}, {"deck": 10, "games": 2}, {"deck": 5}])
+OPTIONS = st.sampled_from(
+    [{}, {"deck": 12, "games": 3}, {"display": 4, "deck": 15}, {"deck": 10, "games": 2}, {"deck": 5}]
+)
 
 
 @SERIES
@@ -121,7 +123,9 @@ def test_totals_are_the_sum_of_each_games_points_and_the_caller_scores_none(
 
 @SERIES
 @given(seed=st.integers(0, 2**32), count=st.integers(2, 5), options=OPTIONS)
-def test_penalty_cards_are_what_the_history_says_was_taken(seed: int, count: int, options: dict[str, Any]) -> None:
+def test_penalty_cards_are_what_the_history_says_was_taken(
+    seed: int, count: int, options: dict[str, Any]
+) -> None:
     for state in random_series(seed, count, options):
         taken = dict.fromkeys(state.players, 0)
         for record in state.history:
