@@ -1,0 +1,36 @@
+"""Toppo: everyone at once reveals lines from their own deck to top or match the display, and calls toppo
+with fewer than ten cards left (seeds/toppo-rules.txt; RULES-NOTES.md, Toppo; docs/rules/toppo.md).
+
+The rules come first (`rules_only=True`): the bot loads no table for it until its cog exists.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.engine.game import Game
+from bot.games.registry import GameInfo
+from bot.games.toppo.game import Toppo
+from bot.games.toppo.state import State
+from bot.i18n import N_
+
+__all__ = ["GAME", "State", "Toppo", "make"]
+
+
+def make(words: Any) -> Game:
+    """The rules object; Toppo checks no words, so it ignores the words service."""
+    game: Game = Toppo()
+    return game
+
+
+GAME = GameInfo(
+    name="toppo",
+    title="Toppo",
+    colour=0xE67E22,
+    make=make,
+    rules_summary=N_("toppo.rules.summary"),
+    # The rulebook's game, short decks whose toppo comes soon (a series of two), and a display of four.
+    play_options=({}, {"deck": 5, "games": 3}, {"display": 4, "deck": 10, "games": 2}),
+    listed=False,
+    rules_only=True,
+)
