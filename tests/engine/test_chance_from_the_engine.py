@@ -24,11 +24,8 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "topwords": {"check_words": False},
     "skeleton": {},
     "topple": {},
-<<<<<<< HEAD
     "topdrop": {},
-=======
     "toppo": {},
->>>>>>> toppo
     "race": {"target": 50},
 }
 SUBJECTS = [*GAME_PACKAGES, "race"]
@@ -158,12 +155,9 @@ PLAYOUTS: list[tuple[str, dict[str, Any]]] = [
     ("topwords", {"check_words": False}),
     ("topple", {}),
     ("topple", {"variant": "young"}),
-<<<<<<< HEAD
     ("topdrop", {}),
     ("topdrop", {"difficulty": "extreme"}),
-=======
     ("toppo", {"deck": 5}),
->>>>>>> toppo
     ("race", {"target": 30}),
 ]
 

@@ -19,11 +19,8 @@ BASE: dict[str, dict[str, Any]] = {
     "topwords": {"check_words": False},
     "skeleton": {},
     "topple": {},
-<<<<<<< HEAD
     "topdrop": {},
-=======
     "toppo": {},
->>>>>>> toppo
 }
 # Each numeric option: (lowest accepted, highest accepted, whether fractions are accepted).
 BOUNDS: dict[str, dict[str, tuple[float, float, bool]]] = {
@@ -43,12 +40,11 @@ BOUNDS: dict[str, dict[str, tuple[float, float, bool]]] = {
     },
     "skeleton": {"target": (3, 60, False), "turn_seconds": (10, 3600, False)},
     "topple": {"target": (1, 1000, False), "turn_seconds": (10, 3600, False)},
-<<<<<<< HEAD
     "topdrop": {
         "turn_seconds": (10, 3600, False),
         "remind_seconds": (10, 3600, False),
         "vote_seconds": (10, 3600, False),
-=======
+    },
     "toppo": {
         "display": (3, 5, False),
         "games": (1, 20, False),
@@ -56,7 +52,6 @@ BOUNDS: dict[str, dict[str, tuple[float, float, bool]]] = {
         "restart_seconds": (5, 600, False),
         "choose_seconds": (10, 600, False),
         "vote_seconds": (10, 600, False),
->>>>>>> toppo
     },
 }
 
