@@ -261,11 +261,15 @@ class Checkpoints:
     A PASSIVE checkpoint never blocks the writer, so commits go on while pages are copied; but under steady
     writes it never copies the frames appended meanwhile, and SQLite starts the log again only once every
     frame has been copied: the log would grow without end (1.7 GB in 12 s at 5,000 actions/s), and every
-    page lookup with it. So once the log is long, `catch_up` copies the little that is left on the
-    writer's connection between two batches, and the next commit starts the log from its beginning.
+    page lookup with it. So once the log is long, `catch_up` copies what is left on the writer's connection
+    between two batches, and the next commit starts the log from its beginning.
+
+    What is left must be little, since commits wait meanwhile: checkpoints follow one another while writes
+    come (no pause between them), so at most one checkpoint's worth of frames remains. With a pause of 50 ms
+    between them, a catch-up on a 900 MB database held the writer 60 ms; without, under 8 ms.
     """
 
-    def __init__(self, path: str, interval: float = 0.05, restart_frames: int = LOG_RESTART_FRAMES) -> None:
+    def __init__(self, path: str, interval: float = 0.0, restart_frames: int = LOG_RESTART_FRAMES) -> None:
         self._path = path
         self._interval = interval
         self._restart_frames = restart_frames
