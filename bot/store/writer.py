@@ -36,10 +36,11 @@ log = logging.getLogger(__name__)
 
 HEADER = struct.Struct("!I")
 READY = b"ready"
-# Past this many frames (4 KB pages: 256 MB) in the log, the writer finishes a checkpoint itself between two
-# batches, so that its next commit starts the log again from its beginning; the file is cut back to it. That
-# stops the commits for one or two fsyncs (5–40 ms here), so it happens seldom: a minute apart at 200
-# actions/s, seconds apart only at full load.
+# Past this many frames (4 KB pages: 16 MB) in the log, the writer finishes a checkpoint itself between two
+# batches, so that its next commit starts the log again from its beginning; the file is cut back to it.
+# The thread's checkpoints leave it little to copy (see Checkpoints): under full load it holds the commits
+# for a few milliseconds, several times a second; at 200 actions/s the log starts again on its own, in the
+# pauses between commits, and this never happens.
 LOG_RESTART_FRAMES = 4_096
 # How a commit reaches the disk (`SYNCHRONOUS`): FULL, the default, syncs the log at every commit, so an
 # acknowledged action survives a power cut; NORMAL syncs only at checkpoints (faster, and the last second
