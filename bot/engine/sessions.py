@@ -60,7 +60,8 @@ SNAPSHOT_LOG_SHARE = 1.0
 MOST_ACTIONS_BETWEEN_SNAPSHOTS = 1_000
 # A repeated interaction (the same one delivered twice) is recognised from memory within this window: past
 # it, Discord no longer takes an answer to it. Each session remembers the last RECENT_KEPT interactions it
-# applied; a miss is read from the log only when the interaction may be older than those (below).
+# applied since it was loaded; a miss is read from the log only when the interaction may be older than
+# those (below).
 REPEAT_WINDOW_SECONDS = 15 * 60
 RECENT_KEPT = 16
 # Discord's ids carry the moment they were made (a snowflake: milliseconds since 2015 in the high bits). An
@@ -621,9 +622,7 @@ class SessionManager:
         live = self._live.get(session_id)
         if live is None:
             try:
-                stored = await self.store.sessions.load_with_tail(
-                    session_id, self.clock() - REPEAT_WINDOW_SECONDS
-                )
+                stored = await self.store.sessions.load_with_tail(session_id)
                 if stored is None:
                     raise NoSuchSession("engine.no_such_session")
                 live = _restore(self.games.get(stored.record.game), stored)
@@ -771,8 +770,9 @@ def _restore(game: Game | None, stored: StoredSession) -> _Live:
         len(text) for _, text in stored.tail
     )  # the actions alone: a snapshot comes sooner
     live.logged_actions = len(stored.tail)
-    for interaction_id, at in sorted(stored.recent.items(), key=lambda item: item[1]):
-        live.remember(interaction_id, at)
+    # Nothing applied before now is in memory: a repeat of an interaction made before the last action (or
+    # of one that is not a Discord id) is looked up in the log, for as long as Discord takes an answer.
+    live.recent_let_go = record.updated_at if record.version else 0.0
     return live
 
 

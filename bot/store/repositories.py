@@ -103,8 +103,6 @@ class StoredSession:
     record: SessionRecord
     snapshot: str | None
     tail: list[tuple[int, str]]
-    # The interactions applied since the moment asked for, with when each was applied.
-    recent: dict[str, float]
 
 
 @dataclass
@@ -205,9 +203,8 @@ class Sessions:
         record.timers = await self.timers(session_id)
         return record, row["snapshot"]
 
-    async def load_with_tail(self, session_id: int, recent_since: float) -> StoredSession | None:
-        """The session, its last snapshot and the actions logged after it; and the interactions applied
-        since `recent_since` (a repeated interaction is recognised without reading the log again).
+    async def load_with_tail(self, session_id: int) -> StoredSession | None:
+        """The session, its last snapshot and the actions logged after it.
 
         Call it holding the session's lock: nothing else writes the session meanwhile. A tail with a gap
         (a log that does not reach the record's version) is a damaged session: ValueError."""
@@ -216,23 +213,17 @@ class Sessions:
             return None
         record, snapshot = loaded
         rows = await self._db.fetch_all(
-            "SELECT version, interaction_id, action, created_at FROM actions WHERE session_id = ?"
-            " AND (version >= ? OR created_at >= ?) ORDER BY version",
-            (session_id, record.snapshot_version, recent_since),
+            "SELECT version, action FROM actions WHERE session_id = ? AND version >= ? AND version < ?"
+            " ORDER BY version",
+            (session_id, record.snapshot_version, record.version),
         )
-        tail = [(row["version"], row["action"]) for row in rows if row["version"] >= record.snapshot_version]
-        tail = [(version, action) for version, action in tail if version < record.version]
+        tail = [(row["version"], row["action"]) for row in rows]
         if [version for version, _ in tail] != list(range(record.snapshot_version, record.version)):
             raise ValueError(
                 f"the log of session {session_id} does not lead from its snapshot (version"
                 f" {record.snapshot_version}) to version {record.version}"
             )
-        recent = {
-            row["interaction_id"]: row["created_at"]
-            for row in rows
-            if row["interaction_id"] is not None and row["created_at"] >= recent_since
-        }
-        return StoredSession(record, snapshot, tail, recent)
+        return StoredSession(record, snapshot, tail)
 
     async def header(self, session_id: int) -> SessionRecord | None:
         """Only the columns that are never JSON: enough to close a session whose data cannot be read."""

@@ -215,3 +215,24 @@ def count_log_reads(store: Store, monkeypatch) -> list[str]:
 
     monkeypatch.setattr(store.actions, "by_interaction", counting)
     return reads
+
+
+async def test_after_a_restart_only_an_interaction_made_before_the_last_action_reads_the_log(
+    env, monkeypatch
+):
+    manager, store = env
+    sid = await started(manager)
+    made = time.time()
+    await manager.act(sid, "ann", {"do": "advance", "by": 1}, interaction_id=snowflake(made, 1))
+    restarted = SessionManager(store, {"race": RaceGame()}, clock=lambda: made + 60)
+    try:
+        reads = count_log_reads(store, monkeypatch)
+        with pytest.raises(NotYourTurn):  # made a minute after the last action: no repeat of any
+            await restarted.act(
+                sid, "ann", {"do": "advance", "by": 1}, interaction_id=snowflake(made + 60, 2)
+            )
+        assert reads == []
+        again = await restarted.act(sid, "ann", {"do": "advance", "by": 1}, interaction_id=snowflake(made, 1))
+        assert again.duplicate and reads == [snowflake(made, 1)]
+    finally:
+        await restarted.close()
