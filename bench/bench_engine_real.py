@@ -808,6 +808,7 @@ async def stage_figures(
             rate, tally = await drive(tables, planned, RUN_SECONDS)
             runs.append((rate, tally))
             length = max(4_000, int(rate * RUN_SECONDS * 1.25))  # enough moves for the next run
+        saturated_batch = store.db.longest_commit * 1000  # the writer's longest batch under full load
         rate, tally = max(runs, key=lambda run: run[0])
         out = sum(run[1].out_of_step for run in runs)
         longest = max(max(run[1].latencies, default=0.0) for run in runs)  # a writer stall shows here
@@ -830,6 +831,7 @@ async def stage_figures(
         if size in OPEN_LOOP_SIZES:
             planned = await tables.plan(ids, int(OPEN_LOOP_RATE * OPEN_LOOP_SECONDS), rng)
             gc.collect()
+            store.db.longest_commit = 0.0
             tally = await open_loop(tables, planned, OPEN_LOOP_RATE)
             p99 = pct(tally.latencies, 99)
             ok = p99 <= TARGET_P99_MS
@@ -841,12 +843,15 @@ async def stage_figures(
                 f"{f'; {tally.out_of_step} out of step' if tally.out_of_step else ''}; anchor one raw commit"
                 f" p99 {anchor_ms:.2f} ms; ratio {p99 / anchor_ms:.1f}×; target ≤ {TARGET_P99_MS:.0f} ms: {mark(ok)}"
             )
-        longest_batch = store.db.longest_commit * 1000
+        open_batch = store.db.longest_commit * 1000 if size in OPEN_LOOP_SIZES else None
+        longest_batch = max(saturated_batch, open_batch or 0.0)
         ok = longest_batch <= TARGET_BATCH_MS
         stage.results.append(ok)
         print(
-            f"longest writer batch, {size:,} sessions (throughput runs and open loop, its log catch-up"
-            f" included): {longest_batch:.1f} ms; anchor one raw commit p99 {anchors.commit_p99_ms:.2f} ms;"
+            f"longest writer batch, {size:,} sessions, its log catch-up included: {longest_batch:.1f} ms"
+            f" (throughput runs {saturated_batch:.1f} ms"
+            + (f", open loop {open_batch:.1f} ms" if open_batch is not None else "")
+            + f"); anchor one raw commit p99 {anchors.commit_p99_ms:.2f} ms;"
             f" ratio {longest_batch / anchors.commit_p99_ms:.0f}×; target ≤ {TARGET_BATCH_MS:.0f} ms: {mark(ok)}"
         )
     finally:
