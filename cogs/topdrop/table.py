@@ -140,7 +140,7 @@ def event_lines(events: Iterable[Event], lang: str, name: Names) -> list[str]:
     lines: list[str] = []
     for event in events:
         kind = event.get("type")
-        if kind == "started":
+        if kind == "started" and "player" in event:  # the rules' (the engine's own names the players)
             lines.append(
                 t(
                     "topdrop.event.started",
