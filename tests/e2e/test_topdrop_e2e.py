@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.topdrop.cards import COLOUR_OF, NUMBERS
+from bot.i18n import t
 from cogs.topdrop.table import card_text
 
 from .conftest import requires_product
@@ -32,26 +33,23 @@ def rigged(hands: dict[str, list[int]], deck: list[int], top: int = 20) -> dict[
 
 
 async def open_game(
-    bot: Any, table: Table, players: list[Player], setup: dict[str, Any]
+    bot: Any, table: Table, players: list[Player], setup: dict[str, Any], lang: str = "en"
 ) -> tuple[Message, Message, int]:
     """The first player opens a lobby, the others join, the deal is forced, the first player starts: the
-    lobby and the session."""
+    lobby, the first table and the session."""
     host = players[0]
     lobby = (await host.slash("topdrop new")).linked
-    assert lobby is not None and "Top Drop — lobby" in lobby.text
+    assert lobby is not None and t("ui.lobby.title", lang, game="Top Drop") in lobby.text
     for player in players[1:]:
-        await player.click(lobby, "Join")
+        await player.click(lobby, t("ui.lobby.join", lang))
     opened = await bot.sessions.open_in_channel(table.channel_id)
     record = await bot.sessions.session(opened.id)  # the engine's own copy, which the game is dealt from
     record.setup = setup
-    await host.click(lobby, "Start")
-    return (
-        lobby,
-        await table.wait_for_message(
-            lambda m: "Top Drop — " in m.text and m.id != lobby.id, what="the table"
-        ),
-        opened.id,
+    await host.click(lobby, t("ui.lobby.start", lang))
+    board = await table.wait_for_message(
+        lambda m: "Top Drop — " in m.text and m.id != lobby.id, what="the table"
     )
+    return lobby, board, opened.id
 
 
 async def open_console(player: Player, board: Message) -> Message:
