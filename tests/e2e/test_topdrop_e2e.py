@@ -10,6 +10,7 @@ draw pile in order, the pile), never through a player's action.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from bot.games.topdrop.cards import COLOUR_OF, NUMBERS
@@ -124,6 +125,7 @@ async def test_a_short_game_from_the_consoles_to_victory_shows_no_hand_in_public
     assert enabled_cards(mine) == ["41", "52", "57"] and "Play 30" in mine.button_labels
     await alice.click(mine, "41")
     assert enabled_cards(mine) == []
+    stale, play = copy.deepcopy(mine.raw), mine.button("Play 30, then 41")["custom_id"]
     await alice.click(mine, "Play 30, then 41")
     assert "**Alice** placed **🟥30** **🟨41**." in board.text and "Top card: **🟨41** (yellow)" in board.text
     assert (
@@ -134,6 +136,14 @@ async def test_a_short_game_from_the_consoles_to_victory_shows_no_hand_in_public
     await table.fake.wait_until(
         lambda: enabled_cards(his) == ["44", "56", "59"], within=5, what="Bob's console"
     )
+    # The same Play pressed again on the console as it was: refused inside the console, no new message.
+    privately = len(alice.ephemerals)
+    data = {"custom_id": play, "component_type": 2}
+    record = await table.fake.send_interaction(
+        alice.user, 3, data, channel_id=table.channel_id, message=stale
+    )
+    await table.fake.wait_until(lambda: record.completed, within=5, what="the refusal")
+    assert "⚠️" in mine.text and len(alice.ephemerals) == privately and enabled_cards(mine) == []
     await no_hand_shown(product_bot, table, session, players)
 
     # Bob hints to the table, once this turn; then plays 44 and 56.
