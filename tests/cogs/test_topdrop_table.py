@@ -12,7 +12,7 @@ import pytest
 
 from bot.engine.game import step
 from bot.games import make_game
-from bot.games.topdrop.cards import HINTS, NUMBERS
+from bot.games.topdrop.cards import COLOUR_OF, HINTS, NUMBERS
 from bot.i18n import t
 from bot.render.topdrop_cards import render_pile
 from bot.ui import codec
@@ -87,8 +87,6 @@ def hand_cards_shown(text: str, cards: list[int]) -> list[int]:
 
 
 def _colour(card: int) -> str:
-    from bot.games.topdrop.cards import COLOUR_OF
-
     return COLOUR_OF[card]
 
 
