@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import N_, t
 from bot.store import Store
 from bot.store.repositories import TurnNotice
 from bot.store.repositories import TurnNotices as StoredTurnNotices
@@ -26,8 +26,9 @@ log = logging.getLogger(__name__)
 Wants = Callable[[str], Awaitable[bool]]  # whether a player wants to be told it is their turn
 
 
-def turn_text(players: list[str], game: str, lang: str) -> str:
-    return t("ui.turn.yours", lang, who=", ".join(mention(p) for p in players), game=game)
+def turn_text(players: list[str], game: str, lang: str, *, reminder: bool = False) -> str:
+    key = N_("ui.turn.reminder") if reminder else N_("ui.turn.yours")
+    return t(key, lang, who=", ".join(mention(p) for p in players), game=game)
 
 
 def only_these(players: list[str]) -> discord.AllowedMentions:
@@ -51,11 +52,19 @@ class TurnNotices:
         self._last: dict[int, TurnNotice | None] = {}
 
     async def update(
-        self, channel: discord.PartialMessageable, session_id: int, awaiting: list[str], game: str, lang: str
+        self,
+        channel: discord.PartialMessageable,
+        session_id: int,
+        awaiting: list[str],
+        game: str,
+        lang: str,
+        again: str = "",
     ) -> None:
         """After a redraw: if whom the game awaits changed, a new message comes (when someone awaited wants
-        it) and the previous one goes."""
-        key = tuple(awaiting)
+        it) and the previous one goes. `again`: the game's reminder mark (`TableBase.reminder`); when it
+        changes, the same players are mentioned anew, in a reminder."""
+        # The mark is kept with whom the notice awaited: a restart neither reminds twice nor forgets it.
+        key = (*awaiting, f"again:{again}") if again else tuple(awaiting)
         last = await self._last_of(channel, session_id)
         if last is not None and last.awaiting == key:
             return
@@ -63,7 +72,8 @@ class TurnNotices:
         message_id = None
         if told:
             try:
-                message = await channel.send(turn_text(told, game, lang), allowed_mentions=only_these(told))
+                text = turn_text(told, game, lang, reminder=bool(again))
+                message = await channel.send(text, allowed_mentions=only_these(told))
                 message_id = message.id
             except discord.HTTPException as error:
                 log.warning("could not post the turn message of session %d: %s", session_id, error)

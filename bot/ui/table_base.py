@@ -140,6 +140,11 @@ class TableBase(commands.Cog):
         """The players whose turn or choice the game awaits (the view's `awaiting`): they are mentioned."""
         return [str(player) for player in view.get("awaiting") or []]
 
+    def reminder(self, view: dict[str, Any]) -> str:
+        """A mark that changes when the game reminds the players it awaits (an idle turn): they are then
+        mentioned anew, in a reminder. "" (the default): only a change of whom it awaits is announced."""
+        return ""
+
     def describe_options(self, options: dict[str, Any], lang: str) -> str:
         """The lobby's options as players read them, in `lang`: each game words its own from the catalogue
         (a raw `key: value` would show option names no player knows)."""

@@ -217,9 +217,11 @@ class TableMessages(TableTroubles):
             return
         if record.status != "active":
             return
-        awaiting = self.awaiting(await self.bot.sessions.view(session_id, None))
+        view = await self.bot.sessions.view(session_id, None)
         lang = await self.table_lang(record)
-        await self.turn_notices.update(channel, session_id, awaiting, self.title, lang)
+        await self.turn_notices.update(
+            channel, session_id, self.awaiting(view), self.title, lang, self.reminder(view)
+        )
 
     async def _wants_turn_notices(self, player: str) -> bool:
         profile = await self.bot.store.profiles.get(player)

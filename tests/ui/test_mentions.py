@@ -113,3 +113,17 @@ async def test_a_stop_between_storing_a_turn_and_deleting_the_previous_message_d
     notices = TurnNotices(wants_all_but_42, lambda: store)
     await notices.update(channel, 1, ["12"], "TopWords", "en")  # type: ignore[arg-type]
     assert channel.deleted == [1] and channel.sent == []  # the old one goes; Bob's turn is not pinged again
+
+
+async def test_a_reminder_mentions_the_same_players_anew_once_and_a_restart_does_not_repeat_it(
+    store: Store,
+) -> None:
+    notices, channel = TurnNotices(wants_all_but_42, lambda: store), Channel()
+    await notices.update(channel, 1, ["11"], "Top Drop", "en")  # type: ignore[arg-type]
+    await notices.update(channel, 1, ["11"], "Top Drop", "en", again="3")  # type: ignore[arg-type]
+    await notices.update(channel, 1, ["11"], "Top Drop", "en", again="3")  # type: ignore[arg-type]
+    assert [m for m, _, _ in channel.sent] == [1, 2] and channel.deleted == [1]
+    assert "still your turn" in channel.sent[-1][1] and channel.sent[-1][2].to_dict()["users"] == [11]
+    restarted = TurnNotices(wants_all_but_42, lambda: store)
+    await restarted.update(channel, 1, ["11"], "Top Drop", "en", again="3")  # type: ignore[arg-type]
+    assert [m for m, _, _ in channel.sent] == [1, 2]

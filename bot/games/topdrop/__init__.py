@@ -1,8 +1,7 @@
 """Top Drop: the cooperative game of placing all 60 number cards on one pile, up or down as the Direction Card
 says, with hidden hands (seeds/top-drop-rules.txt; RULES-NOTES.md, Top Drop; docs/rules/topdrop.md).
 
-Its rules come before its table (`rules_only=True`): the conformance suite, the scenarios and the replay run
-them; the bot loads no cog for it yet.
+Its table is cogs/topdrop (the pile's picture: bot/render/topdrop_cards.py); offered to every server.
 """
 
 from __future__ import annotations
@@ -33,6 +32,5 @@ GAME = GameInfo(
     rules_summary=N_("topdrop.rules.summary"),
     # The extreme level (one wild card) ends playouts sooner; easy lets them run longer.
     play_options=({"difficulty": "extreme"}, {}),
-    listed=False,
-    rules_only=True,
+    pictures=("bot.render.topdrop_cards",),
 )
