@@ -199,7 +199,7 @@ def status_lines(view: View, lang: str, name: Names, deadlines: dict[str, float]
                 name=name(vote["proposer"]),
                 yes=tally["yes"],
                 no=tally["no"],
-                missing=len(tally["missing"]),
+                missing=tally["missing"],
             )
         )
         if "vote" in deadlines:
@@ -213,9 +213,12 @@ def table_embed(
     """The public table: what just happened, what play is doing, the players, the series, the display."""
     lines = event_lines(events, lang, name)
     if view["finished"]:
-        reason = END_REASONS.get(Termination(view["end_reason"])) if view.get("end_reason") else None
-        if reason is not None:
-            lines.append(t(reason, lang))
+        # Why it ended: the engine's `finished` event says (a later redraw of the final table has no events).
+        for event in events:
+            if event.get("type") == "finished":
+                reason = END_REASONS.get(Termination(event["termination"]))
+                if reason is not None:
+                    lines.append(t(reason, lang))
         winners = ", ".join(f"**{name(p)}**" for p in view["winners"])
         lines.append(t("toppo.table.winners", lang, names=winners or "—"))
     else:

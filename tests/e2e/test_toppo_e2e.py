@@ -61,8 +61,8 @@ async def start_game(bot: Any, table: Table, **options: Any) -> tuple[Player, Pl
     return alice, bob, board, opened.id
 
 
-async def open_console(player: Player, board: Message) -> Message:
-    opened = await player.click(board, "My console")
+async def open_console(player: Player, board: Message, lang: str = "en") -> Message:
+    opened = await player.click(board, t("toppo.button.console", lang))
     assert opened.message is not None and opened.message.ephemeral
     return opened.message
 
