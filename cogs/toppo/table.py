@@ -126,7 +126,8 @@ def event_lines(events: Iterable[Event], lang: str, name: Names) -> list[str]:
         elif kind == "renewed":
             lines.append(t("toppo.event.renewed", lang, name=who))
         elif kind == "topped":
-            lines.append(t("toppo.event.topped", lang, name=who, cards=marks(event["display"])))
+            placed = [event["line"][index] for index in event["order"]]  # the new display
+            lines.append(t("toppo.event.topped", lang, name=who, cards=marks(placed)))
         elif kind == "matched":
             card = mark(event["card"])
             lines.append(t("toppo.event.matched", lang, name=who, card=card, slot=event["slot"] + 1))
