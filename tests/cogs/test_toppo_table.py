@@ -18,6 +18,7 @@ from bot.engine.game import step
 from bot.games import make_game
 from bot.render.toppo_cards import CARD_W, GAP, render_display
 from bot.ui import codec
+from bot.ui.table import Table
 from cogs.toppo import table
 
 A, B = "ann", "bob"
@@ -59,7 +60,7 @@ def full_lines(game: Any) -> Any:
     return state
 
 
-def ids(console: table.Table, action: str) -> list[dict[str, Any]]:
+def ids(console: Table, action: str) -> list[dict[str, Any]]:
     """The typed arguments of the console's `action` components."""
     found = []
     for item in console.items:
@@ -82,7 +83,7 @@ def ids(console: table.Table, action: str) -> list[dict[str, Any]]:
     return found
 
 
-def actions(console: table.Table) -> list[str]:
+def actions(console: Table) -> list[str]:
     return [codec.parse(item.to_component_dict()["custom_id"]).action for item in console.items]
 
 
