@@ -14,6 +14,8 @@ import copy
 import time
 from typing import Any
 
+import pytest
+
 from bot.engine.game import STALE_MESSAGE
 from bot.i18n import t
 
@@ -231,3 +233,72 @@ async def test_a_reveal_pressed_before_an_interruption_is_stale_and_one_after_it
     await table.fake.wait_until(
         lambda: "Play waits for **Bob**" in mine.text, within=5, what="Alice's console"
     )
+
+
+@pytest.mark.real_pace
+async def test_eight_players_pressing_at_once_get_their_consoles_and_see_an_interruption_quickly(
+    product_bot: Any, table: Table
+) -> None:
+    """Eight consoles, eight Reveals sent at once three times over, then a Top: every press is answered in
+    its own console well within Discord's 3 s, every console shows the interruption, the table is edited at
+    its pace and Discord never answers 429."""
+    players = [table.user(name) for name in ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal")]
+    lobby = (await players[0].slash("toppo new")).linked
+    assert lobby is not None
+    for player in players[1:]:
+        await player.click(lobby, "Join")
+    opened = await product_bot.sessions.open_in_channel(table.channel_id)
+    record = await product_bot.sessions.session(opened.id)
+    record.setup = {"first_player": str(players[0].id)}
+    await players[0].click(lobby, "Start")
+    board = await table.wait_for_message(lambda m: "Toppo — game 1 of" in m.text, what="the table")
+    consoles = [await open_console(player, board) for player in players]
+    await players[0].click(consoles[0], "Begin")
+    await table.fake.wait_until(
+        lambda: all("Play is on" in console.text for console in consoles), within=5, what="every console"
+    )
+
+    answers: list[float] = []
+    for round_no in range(3):
+        presses = [(p, c) for p, c in zip(players, consoles, strict=True) if round_no or p is not players[0]]
+        loop_started = time.perf_counter()
+        sent = []
+        for player, console in presses:
+            data = {"custom_id": custom_id(console, "reveal"), "component_type": 2}
+            sent.append(
+                await table.fake.send_interaction(
+                    player.user, 3, data, channel_id=table.channel_id, message=copy.deepcopy(console.raw)
+                )
+            )
+        done: dict[int, float] = {}
+
+        def all_done(
+            sent: list[Any] = sent, done: dict[int, float] = done, started: float = loop_started
+        ) -> bool:
+            for index, answer in enumerate(sent):
+                if answer.completed and index not in done:
+                    done[index] = time.perf_counter() - started
+            return len(done) == len(sent)
+
+        await table.fake.wait_until(all_done, within=10, what="eight answers")
+        answers += done.values()
+    # A Top from a full line (right or wrong): either way play stops, and every console shows it.
+    topper, console = players[1], consoles[1]
+    await table.fake.wait_until(lambda: "Top" in console.button_labels, within=5, what="a full line")
+    started = time.perf_counter()
+    await send(table, topper, console, custom_id(console, "top"))
+    await table.fake.wait_until(
+        lambda: all("Play waits for" in c.text or "Everyone waits for you" in c.text for c in consoles),
+        within=5,
+        what="every console showing the interruption",
+    )
+    shown = time.perf_counter() - started
+    answers.sort()
+    p99 = answers[min(len(answers) - 1, int(0.99 * len(answers)))]
+    print(
+        f"8 players: press→own console p50 {answers[len(answers) // 2] * 1000:.1f} ms, "
+        f"p99 {p99 * 1000:.1f} ms; top→every console {shown * 1000:.1f} ms"
+    )
+    assert p99 < 3.0 and shown < 3.0
+    await table.fake.settle(quiet=1.2, within=30)
+    assert table.fake.rate_limited == []
