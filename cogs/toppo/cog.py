@@ -86,6 +86,9 @@ class ToppoCog(TableCog, name="Toppo"):
         self, record: SessionRecord, view: dict[str, Any], events: list[Event], lang: str
     ) -> Table:
         embed = table.table_embed(view, events, lang, table.namer(record.name), view.get("deadlines", {}))
+        if view["finished"]:
+            for key in [key for key in self._picks if key[0] == record.id]:
+                del self._picks[key]  # the series is over: no Top to set any more
         if view["finished"] or view["phase"] == "choosing":
             return Table(embed)
         png = await self.bot.pictures.draw(render_display, view["display"])
