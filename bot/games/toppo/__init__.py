@@ -1,7 +1,6 @@
 """Toppo: everyone at once reveals lines from their own deck to top or match the display, and calls toppo
 with fewer than ten cards left (seeds/toppo-rules.txt; RULES-NOTES.md, Toppo; docs/rules/toppo.md).
-
-The rules come first (`rules_only=True`): the bot loads no table for it until its cog exists.
+Its table is cogs/toppo, its display's picture bot/render/toppo_cards.py.
 """
 
 from __future__ import annotations
@@ -31,6 +30,6 @@ GAME = GameInfo(
     rules_summary=N_("toppo.rules.summary"),
     # The rulebook's game, short decks whose toppo comes soon (a series of two), and a display of four.
     play_options=({}, {"deck": 5, "games": 3}, {"display": 4, "deck": 10, "games": 2}),
-    listed=False,
-    rules_only=True,
+    pictures=("bot.render.toppo_cards",),
+    listed=True,
 )
