@@ -34,7 +34,7 @@ import re
 import sys
 import tempfile
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -61,8 +61,11 @@ PLAYERS = 8
 TOPS = 100  # display changes measured: p99 by nearest rank is the 99th of 100, not simply the slowest
 DISPLAY = 3
 GAMES = 20  # a long series: each game ends with a toppo
-TARGET_ANSWER_MS = 50.0  # the issue's ceiling on every kind's p99, one at a time or at once
+TARGET_ANSWER_MS = TARGET_BURST_MS  # #18 sets it for 8 at once; the issue, for every kind
 TARGET_CONSOLES_MS = 100.0
+# A kind pressed fewer times (Toppo!, the next game's display: once a game) is judged on the 50 ms ceiling
+# alone: the p50 of one press is that press. It counts in "every press one at a time", judged in full.
+JUDGED_FROM = 20
 LANG = "en"
 
 # A card as the console writes it: a coloured square and a symbol mark (cogs/toppo/table.py `mark`).
@@ -161,15 +164,19 @@ class Bench:
         self.redrawn[kind].append(self.fake.clock.now() - record.created)
         return Reply(self.fake, record)
 
+    async def seats_with(self, action: str, arg: str | None = None, *, what: str) -> list[Seat]:
+        """The seats whose console has that button, once one has."""
+        return await self.fake.wait_until(
+            lambda: [seat for seat in self.seats if seat.button(action, arg)], within=30, what=what
+        )
+
     async def until_every_console(self, started: float, shows: Callable[[Seat], bool], what: str) -> float:
         await self.fake.wait_until(lambda: all(shows(seat) for seat in self.seats), within=10, what=what)
         return self.fake.clock.now() - started
 
     async def begin(self) -> None:
         """The awaited player begins (their first card revealed); every console follows."""
-        seat = await self.fake.wait_until(
-            lambda: next((s for s in self.seats if s.button("restart")), None), within=30, what="a Begin"
-        )
+        seat = (await self.seats_with("restart", what="a Begin"))[0]
         custom_id = seat.button("restart")
         assert custom_id is not None
 
@@ -242,11 +249,7 @@ class Bench:
         toppo = seat.button("toppo")
         assert toppo is not None
         await alone(self.one, "Toppo!", self.press(seat, toppo, "Toppo!"))
-        chooser = await self.fake.wait_until(
-            lambda: next((s for s in self.seats if s.button("choose", str(DISPLAY))), None),
-            within=10,
-            what="the chooser's 3 / 4 / 5",
-        )
+        chooser = (await self.seats_with("choose", str(DISPLAY), what="the chooser's 3 / 4 / 5"))[0]
         choose = chooser.button("choose", str(DISPLAY))
         assert choose is not None
         await alone(self.one, "the next display (3 cards)", self.press(chooser, choose, "the next display"))
@@ -310,7 +313,7 @@ def verdict(met: bool) -> str:
     return "met" if met else "MISSED"
 
 
-def report(floor: Floor, bench: Bench, rate_limited: list[object]) -> bool:
+def report(floor: Floor, bench: Bench, rate_limited: Sequence[object]) -> bool:
     ok = True
     f50, f99, b50, b99 = ms(floor.one, 0.5), ms(floor.one, 0.99), ms(floor.burst, 0.5), ms(floor.burst, 0.99)
     print(
@@ -321,19 +324,29 @@ def report(floor: Floor, bench: Bench, rate_limited: list[object]) -> bool:
     print(f"{'kind':34} {'n':>5} {'p50':>7} {'p99':>7} {'max':>7}  {'ratio p50 / p99':>15}  target")
     for label, samples, together in (("one at a time", bench.one, False), ("8 at once", bench.burst, True)):
         print(f"-- {label}")
-        for kind, values in sorted(samples.items()):
+        rows = sorted(samples.items())
+        if not together:  # the rare kinds are judged among every press one at a time
+            rows.append(("every press one at a time", [v for values in samples.values() for v in values]))
+        for kind, values in rows:
             p50, p99, top = ms(values, 0.5), ms(values, 0.99), max(values) * 1000
-            if together:
-                met = p99 <= TARGET_P99 * b99 and p99 <= TARGET_ANSWER_MS
-                ratio = f"{p50 / b50:.1f}× / {p99 / b99:.1f}×"
+            anchor50, anchor99 = (b50, b99) if together else (f50, f99)
+            ratio = f"{p50 / anchor50:.1f}× / {p99 / anchor99:.1f}×"
+            if len(values) < JUDGED_FROM:
+                met, shown = (
+                    p99 <= TARGET_ANSWER_MS,
+                    f"{verdict(p99 <= TARGET_ANSWER_MS)} (≤ {TARGET_ANSWER_MS:.0f} ms)",
+                )
             else:
-                met = p50 <= TARGET_P50 * f50 and p99 <= TARGET_P99 * f99 and p99 <= TARGET_ANSWER_MS
-                ratio = f"{p50 / f50:.1f}× / {p99 / f99:.1f}×"
+                met = p99 <= TARGET_P99 * anchor99 and p99 <= TARGET_ANSWER_MS
+                if not together:
+                    met &= p50 <= TARGET_P50 * anchor50
+                shown = verdict(met)
             ok &= met
-            print(f"{kind:34} {len(values):>5} {p50:7.1f} {p99:7.1f} {top:7.1f}  {ratio:>15}  {verdict(met)}")
+            print(f"{kind:34} {len(values):>5} {p50:7.1f} {p99:7.1f} {top:7.1f}  {ratio:>15}  {shown}")
     print(
         f"targets: one at a time p50 ≤ {TARGET_P50}× and p99 ≤ {TARGET_P99}× the anchor's one at a time; "
-        f"8 at once p99 ≤ {TARGET_P99}× the anchor's 8 at once; every p99 ≤ {TARGET_ANSWER_MS:.0f} ms"
+        f"8 at once p99 ≤ {TARGET_P99}× the anchor's 8 at once; every p99 ≤ {TARGET_ANSWER_MS:.0f} ms "
+        f"(a kind of fewer than {JUDGED_FROM} presses, its few presses: that ceiling alone)"
     )
     print("click → the player's own console redrawn in place")
     for kind, values in sorted(bench.redrawn.items()):
