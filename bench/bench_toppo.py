@@ -30,6 +30,7 @@ import asyncio
 import copy
 import gc
 import itertools
+import json
 import re
 import sys
 import tempfile
@@ -37,11 +38,13 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from pathlib import Path
+from subprocess import PIPE
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bench.bench_click_latency as clicks  # noqa: E402
 from bench.bench_click_latency import (  # noqa: E402
+    IDLE_PROCESS,
     TARGET_BURST_MS,
     TARGET_P50,
     TARGET_P99,
@@ -49,7 +52,9 @@ from bench.bench_click_latency import (  # noqa: E402
     Samples,
     alone,
     at_once,
+    bot_pauses,
     ms,
+    show_pauses,
     spawn,
 )
 from bot.i18n import t  # noqa: E402
@@ -299,10 +304,17 @@ async def run(tops: int) -> bool:
             bot = await spawn(fake, folder, "bot.__main__:main", "product")
             table = Table(fake)
             bench = Bench(fake, table, await open_table(table))
+            play_starts = len(bot.log_text())
+            idle = await asyncio.create_subprocess_exec(
+                sys.executable, "-c", IDLE_PROCESS, stdin=PIPE, stdout=PIPE
+            )
             await bench.play(tops)
+            machine_late = json.loads((await idle.communicate(b""))[0] or b"[]")
             await fake.settle(quiet=1.2, within=30)  # the table's last paced edit
             rate_limited = list(fake.rate_limited)
             await bot.stop()
+            # Not a target of this issue: where a slow answer came from, the bot's or the machine's.
+            show_pauses(bot_pauses(bot.log_text()[play_starts:], machine_late))
         finally:
             await floor.close()
             await fake.close()
