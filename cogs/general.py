@@ -1,4 +1,4 @@
-"""Commands for every game: /help, /rules, /leaderboard, server settings and player profiles."""
+"""Commands for every game: /help, /rules, server settings and player profiles (/leaderboard: cogs/leaderboard.py)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,7 @@ from bot.games import GAME_TITLES, every_game, listed_games
 from bot.i18n import N_, Text, language_of, t
 from bot.store.repositories import GuildSettings
 from bot.ui.access import manages_server
-from bot.ui.embeds import mention
-from bot.ui.replies import reply, reply_private
+from bot.ui.replies import reply_private
 from bot.ui.translator import command_text
 
 if TYPE_CHECKING:
@@ -67,10 +66,10 @@ async def answer_language(settings: GuildSettings, guild_id: int, locale: object
 
 
 class General(commands.Cog):
-    """/help, /rules, /leaderboard, /settings and /profile: what every game shares.
+    """/help, /rules, /settings and /profile: what every game shares.
 
-    Private answers speak the user's Discord language; the leaderboard, posted in the channel, the server's
-    (else the caller's: `answer_language`).
+    Private answers speak the user's Discord language; an answer about the server, the server's (else the
+    caller's: `answer_language`).
     """
 
     def __init__(self, bot: TopBot) -> None:
@@ -114,40 +113,6 @@ class General(commands.Cog):
         )
         files = [discord.File(io.BytesIO(text.encode()), filename=f"{game.value}-rules.md")]
         await reply_private(interaction, embed=embed, files=files)
-
-    @app_commands.command(
-        name="leaderboard",
-        description=command_text("general.cmd.leaderboard"),
-        extras={"public_answer": True},
-    )
-    @app_commands.describe(game=command_text("general.cmd.game"))
-    @app_commands.choices(game=GAME_CHOICES)
-    @app_commands.guild_only()
-    async def leaderboard(
-        self, interaction: discord.Interaction[Any], game: app_commands.Choice[str]
-    ) -> None:
-        assert interaction.guild_id is not None
-        rows = await self.bot.store.results.leaderboard(interaction.guild_id, game.value)
-        lang = await answer_language(self.bot.store.guild_settings, interaction.guild_id, interaction.locale)
-        embed = discord.Embed(
-            title=t("general.leaderboard.title", lang, game=game.name), colour=discord.Colour.gold()
-        )
-        if not rows:
-            embed.description = t("general.leaderboard.empty", lang)
-        else:
-            embed.description = "\n".join(
-                t(
-                    "general.leaderboard.line",
-                    lang,
-                    rank=i,
-                    player=mention(r.user_id),
-                    wins=r.wins,
-                    games=r.games,
-                    best=r.best,
-                )
-                for i, r in enumerate(rows, 1)
-            )
-        await reply(interaction, embed=embed)
 
     settings = app_commands.Group(
         name="settings",

@@ -41,6 +41,7 @@ from bot.engine.game import (
 from bot.engine.timers import TimerWheel
 from bot.i18n import N_
 from bot.monitor import YoungCollections
+from bot.ratings import Match, finishing_unit
 from bot.store import ActionRecord, ChannelTaken, ResultRow, SessionRecord, Store, UsedWordRecord
 from bot.store.database import Statement, Unit
 from bot.store.repositories import ServerWords, Sessions, StoredSession, encode
@@ -433,7 +434,8 @@ class SessionManager:
             or entry.logged_actions + 1 >= MOST_ACTIONS_BETWEEN_SNAPSHOTS
             else None
         )
-        work = Sessions.step_unit(
+        results = _result_rows(outcome) if outcome else None
+        statements = Sessions.step_unit(
             record,
             version=record.version + 1,
             status="finished" if outcome else record.status,
@@ -445,10 +447,17 @@ class SessionManager:
             ),
             used_words=[UsedWordRecord(w.round, w.player, w.word, w.lemma_key) for w in applied.used_words],
             extra=_ruling_statements(record, applied, now),
-            results=_result_rows(outcome) if outcome else None,
+            results=results,
             outcome_meta=_outcome_meta(outcome) if outcome else None,
             news=news,
             encoded=encoded,
+        )
+        # The ratings move in the same transaction as the results, computed where it runs: from the figures
+        # it reads, so two games ending at once with a player in common both count.
+        work: Unit = (
+            finishing_unit(statements, _match(record, results, outcome, now))
+            if outcome is not None and results
+            else statements
         )
         try:
             await self._write(session_id, work)
@@ -856,6 +865,12 @@ def _result_rows(outcome: Outcome) -> list[ResultRow]:
         )
         for player in ordered
     ]
+
+
+def _match(record: SessionRecord, results: list[ResultRow], outcome: Outcome, now: float) -> Match:
+    """The finished game as the ratings see it: the results' ranks, and the team's result if any."""
+    placings = [(row.user_id, row.rank) for row in results]
+    return Match.of(record.id, record.guild_id, record.game, now, placings, outcome.team_result)
 
 
 def _outcome_meta(outcome: Outcome) -> dict[str, Any]:

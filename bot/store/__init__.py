@@ -9,19 +9,24 @@ from bot.store.database import Database, SchemaTooNew, StaleWrite, Transaction, 
 from bot.store.repositories import (
     ActionRecord,
     Actions,
+    Board,
     ChannelTaken,
     GuildSettings,
     LeaderboardRow,
+    Leaderboards,
     Meta,
     News,
+    PlayerRating,
     Profile,
     Profiles,
+    Ratings,
     ResultRow,
     Results,
     ServerWord,
     ServerWords,
     SessionRecord,
     Sessions,
+    Standing,
     TurnNotice,
     TurnNotices,
     UsedWordRecord,
@@ -33,9 +38,11 @@ from bot.store.writer import DEFAULT_SYNCHRONOUS
 
 __all__ = [
     "ActionRecord",
+    "Board",
     "ChannelTaken",
     "Database",
     "LeaderboardRow",
+    "PlayerRating",
     "Profile",
     "ResultRow",
     "SchemaTooNew",
@@ -43,6 +50,7 @@ __all__ = [
     "ServerWords",
     "SessionRecord",
     "StaleWrite",
+    "Standing",
     "Store",
     "Transaction",
     "TurnNotice",
@@ -62,6 +70,8 @@ class Store:
         self.used_words = UsedWords(db)
         self.votes = Votes(db)
         self.results = Results(db)
+        self.leaderboards = Leaderboards(db)
+        self.ratings = Ratings(db)
         self.profiles = Profiles(db)
         self.guild_settings = GuildSettings(db)
         self.server_words = ServerWords(db)

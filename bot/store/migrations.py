@@ -182,4 +182,30 @@ MIGRATIONS: list[str] = [
     ALTER TABLE sessions ADD COLUMN snapshot_version INTEGER NOT NULL DEFAULT 0;
     UPDATE sessions SET snapshot_version = version;
     """,
+    # 8: a skill rating per server, game and player (openskill), updated in the transaction that writes a game's
+    # results; and each game's new figures, in the order they were rated, for the trend.
+    """
+    CREATE TABLE ratings (
+        guild_id    INTEGER NOT NULL,
+        game        TEXT NOT NULL,
+        user_id     TEXT NOT NULL,
+        mu          REAL NOT NULL,
+        sigma       REAL NOT NULL,
+        games       INTEGER NOT NULL,
+        updated_at  REAL NOT NULL,
+        PRIMARY KEY (guild_id, game, user_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE rating_history (
+        id          INTEGER PRIMARY KEY,
+        session_id  INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        guild_id    INTEGER NOT NULL,
+        game        TEXT NOT NULL,
+        user_id     TEXT NOT NULL,
+        mu          REAL NOT NULL,
+        sigma       REAL NOT NULL,
+        rated_at    REAL NOT NULL
+    );
+    CREATE INDEX rating_history_by_player ON rating_history (guild_id, game, user_id, id);
+    CREATE INDEX results_by_guild_time ON results (guild_id, finished_at);
+    """,
 ]

@@ -790,6 +790,176 @@ class Results:
         return [ResultRow(r["user_id"], r["score"], r["rank"], bool(r["won"]), r["result"]) for r in rows]
 
 
+# A leaderboard's period: every game, or those finished in the last 30 or 7 days (a rolling window: the board
+# never empties on the 1st of a month or on a Monday).
+PERIOD_SECONDS: dict[str, float | None] = {"all": None, "month": 30 * 86400.0, "week": 7 * 86400.0}
+BOARD_ORDERS = ("wins", "points", "rating")
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's line on a leaderboard: their place on it and what it counts."""
+
+    position: int
+    user_id: str
+    games: int
+    wins: int
+    best: int | None  # the best score in the game's direction (None: every game at once)
+    average: float | None  # points per game; for a cooperative game, the team's rating per game
+    rating: float | None  # the skill rating shown (μ − 3σ), where the player has one
+
+
+@dataclass(frozen=True)
+class Board:
+    """A page of a leaderboard, how many players it ranks in all, and the viewer's own line."""
+
+    rows: list[Standing]
+    entries: int
+    own: Standing | None
+    lower_is_better: bool  # the game's points count against the player (Toppo, Top Drop's cards left)
+    team: bool  # a cooperative game: points are the team's rating
+
+
+class Leaderboards:
+    """A server's leaderboards, read from the results (and the ratings): one game or every game, over all
+    time or a recent period, by wins, points per game or skill rating."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def board(
+        self,
+        guild_id: int,
+        game: str | None,
+        *,
+        by: str = "wins",
+        since: float | None = None,
+        offset: int = 0,
+        limit: int = 10,
+        viewer: str | None = None,
+    ) -> Board:
+        """Positions `offset + 1` to `offset + limit` and the viewer's own line, wherever it is.
+
+        Points are averaged per game in the game's direction (fewer first where lower is better); a
+        cooperative game's points are the team's rating (higher is better), its cards left deciding
+        between equal ratings. Ranking by points or rating needs one game (ValueError otherwise)."""
+        if by not in BOARD_ORDERS:
+            raise ValueError(f"no leaderboard by {by!r}")
+        if game is None and by != "wins":
+            raise ValueError("points and ratings are ranked per game")
+        lower, team = await self._direction(guild_id, game)
+        where = "guild_id = ?"
+        params: list[Any] = [guild_id]
+        if game is not None:
+            where += " AND game = ?"
+            params.append(game)
+        if since is not None:
+            where += " AND finished_at >= ?"
+            params.append(since)
+        # Every fragment below is one of a few fixed SQL texts chosen here, never user input.
+        score_order = "ASC" if lower else "DESC"
+        best = "NULL" if game is None else ("MIN(score)" if lower else "MAX(score)")
+        average = "AVG(team_rating)" if team else "AVG(score)"
+        orders = {
+            "wins": "wins DESC, place ASC, "
+            + ("" if game is None else f"total {score_order}, ")
+            + "games DESC, user_id",
+            "points": (
+                f"average DESC, score_average {score_order}, games DESC, user_id"
+                if team
+                else f"average {score_order}, games DESC, user_id"
+            ),
+            "rating": "rating DESC, games DESC, user_id",
+        }
+        rated_only = "WHERE rating IS NOT NULL" if by == "rating" else ""
+        sql = (
+            "WITH played AS ("
+            f" SELECT user_id, COUNT(*) AS games, SUM(won) AS wins, {best} AS best, {average} AS average,"
+            " AVG(score) AS score_average, AVG(rank) AS place, SUM(score) AS total"
+            f" FROM results WHERE {where} GROUP BY user_id),"
+            " rated AS (SELECT played.*, ratings.mu - 3 * ratings.sigma AS rating FROM played"
+            " LEFT JOIN ratings ON ratings.guild_id = ? AND ratings.game = ? AND ratings.user_id = played.user_id),"
+            f" ranked AS (SELECT rated.*, ROW_NUMBER() OVER (ORDER BY {orders[by]}) AS position,"
+            f" COUNT(*) OVER () AS entries FROM rated {rated_only})"
+            " SELECT * FROM ranked WHERE (position > ? AND position <= ?) OR user_id = ? ORDER BY position"
+        )
+        rows = await self._db.fetch_all(
+            sql, (*params, guild_id, game or "", offset, offset + limit, viewer or "")
+        )
+        entries = int(rows[0]["entries"]) if rows else await self._entries(sql, params, guild_id, game)
+        standings = [
+            Standing(r["position"], r["user_id"], r["games"], r["wins"], r["best"], r["average"], r["rating"])
+            for r in rows
+        ]
+        page = [s for s in standings if offset < s.position <= offset + limit]
+        own = next((s for s in standings if s.user_id == viewer), None)
+        return Board(page, entries, own, lower, team)
+
+    async def _entries(self, sql: str, params: list[Any], guild_id: int, game: str | None) -> int:
+        """How many players the board ranks, when the page asked for lies beyond its end."""
+        counted = sql.rsplit(" SELECT * FROM ranked", 1)[0] + " SELECT COUNT(*) FROM ranked"
+        row = await self._db.fetch_one(counted, (*params, guild_id, game or ""))
+        return int(row[0]) if row else 0
+
+    async def _direction(self, guild_id: int, game: str | None) -> tuple[bool, bool]:
+        """Whether the game's points count against the player, and whether it is played as a team."""
+        if game is None:
+            return False, False
+        row = await self._db.fetch_one(
+            "SELECT MAX(lower_is_better), MAX(team_result IS NOT NULL) FROM results WHERE guild_id = ?"
+            " AND game = ?",
+            (guild_id, game),
+        )
+        if row is None or row[0] is None:
+            return False, False
+        return bool(row[0]), bool(row[1])
+
+
+@dataclass(frozen=True)
+class PlayerRating:
+    """A player's skill rating in one game on one server."""
+
+    mu: float
+    sigma: float
+    games: int
+    updated_at: float
+
+    @property
+    def shown(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+class Ratings:
+    """The skill ratings (bot/ratings writes them, in the transaction of each game's results)."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def get(self, guild_id: int, game: str, user_id: str) -> PlayerRating | None:
+        row = await self._db.fetch_one(
+            "SELECT mu, sigma, games, updated_at FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
+            (guild_id, game, user_id),
+        )
+        return PlayerRating(row[0], row[1], row[2], row[3]) if row else None
+
+    async def all(self) -> list[tuple[int, str, str, float, float, int, float]]:
+        """Every rating (server, game, player, μ, σ, games, updated): what a rebuild must give again."""
+        rows = await self._db.fetch_all(
+            "SELECT guild_id, game, user_id, mu, sigma, games, updated_at FROM ratings"
+            " ORDER BY guild_id, game, user_id"
+        )
+        return [(r[0], r[1], r[2], r[3], r[4], r[5], r[6]) for r in rows]
+
+    async def history(self, guild_id: int, game: str, user_id: str) -> list[tuple[float, float, float]]:
+        """The player's figures after each rated game, oldest first: (when, μ, σ)."""
+        rows = await self._db.fetch_all(
+            "SELECT rated_at, mu, sigma FROM rating_history WHERE guild_id = ? AND game = ? AND user_id = ?"
+            " ORDER BY id",
+            (guild_id, game, user_id),
+        )
+        return [(row[0], row[1], row[2]) for row in rows]
+
+
 @dataclass(frozen=True)
 class Profile:
     user_id: str
