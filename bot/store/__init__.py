@@ -10,18 +10,24 @@ from bot.store.repositories import (
     ActionRecord,
     Actions,
     ChannelTaken,
+    FinishedGame,
+    GameTally,
     GuildSettings,
+    History,
     LeaderboardRow,
     Meta,
     News,
     Profile,
     Profiles,
+    RatingPoint,
     ResultRow,
     Results,
+    ScorePoint,
     ServerWord,
     ServerWords,
     SessionRecord,
     Sessions,
+    Stats,
     TurnNotice,
     TurnNotices,
     UsedWordRecord,
@@ -35,10 +41,14 @@ __all__ = [
     "ActionRecord",
     "ChannelTaken",
     "Database",
+    "FinishedGame",
+    "GameTally",
     "LeaderboardRow",
     "Profile",
+    "RatingPoint",
     "ResultRow",
     "SchemaTooNew",
+    "ScorePoint",
     "ServerWord",
     "ServerWords",
     "SessionRecord",
@@ -62,6 +72,8 @@ class Store:
         self.used_words = UsedWords(db)
         self.votes = Votes(db)
         self.results = Results(db)
+        self.stats = Stats(db)
+        self.history = History(db)
         self.profiles = Profiles(db)
         self.guild_settings = GuildSettings(db)
         self.server_words = ServerWords(db)

@@ -182,4 +182,12 @@ MIGRATIONS: list[str] = [
     ALTER TABLE sessions ADD COLUMN snapshot_version INTEGER NOT NULL DEFAULT 0;
     UPDATE sessions SET snapshot_version = version;
     """,
+    # 8: what /stats and /history read: a member's results on a server (per game, in time) and the server's
+    # finished games, newest first (partial: only finished sessions are listed).
+    """
+    CREATE INDEX results_by_player ON results (guild_id, user_id, game, finished_at);
+    CREATE INDEX sessions_finished_by_guild ON sessions (guild_id, updated_at) WHERE status = 'finished';
+    CREATE INDEX sessions_finished_by_game ON sessions (guild_id, game, updated_at)
+        WHERE status = 'finished';
+    """,
 ]
