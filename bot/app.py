@@ -30,7 +30,9 @@ from bot.ui.vote import VoteService
 
 log = logging.getLogger(__name__)
 
-SHARED_EXTENSIONS = ("cogs.general", "cogs.leaderboard", "cogs.dictionary")
+SHARED_EXTENSIONS = ("cogs.general", "cogs.leaderboard", "cogs.dictionary", "cogs.stats")
+# Pictures of no one game (a member's chart in /stats), drawn in the same picture process.
+SHARED_PICTURES = ("bot.render.stats_chart",)
 
 
 def extensions(games: tuple[GameInfo, ...]) -> tuple[str, ...]:
@@ -39,8 +41,8 @@ def extensions(games: tuple[GameInfo, ...]) -> tuple[str, ...]:
 
 
 def picture_modules(games: tuple[GameInfo, ...]) -> tuple[str, ...]:
-    """What the picture process imports as it starts: the games' drawing modules."""
-    return tuple(dict.fromkeys(module for info in games for module in info.pictures))
+    """What the picture process imports as it starts: the shared drawing modules, then the games' own."""
+    return tuple(dict.fromkeys([*SHARED_PICTURES, *(module for info in games for module in info.pictures)]))
 
 
 EXTENSIONS = extensions(listed_games())  # what a server gets

@@ -92,7 +92,8 @@ def test_every_game_has_a_rules_page():
 
 SHARED_FILES = (
     "bot/app.py", "bot/replay.py", "bot/games/__init__.py", "bot/games/registry.py",
-    "bot/render/pictures.py", "cogs/general.py", "cogs/leaderboard.py", "cogs/dictionary.py",
+    "bot/render/pictures.py", "bot/render/stats_chart.py", "bot/records.py", "cogs/general.py",
+    "cogs/leaderboard.py", "cogs/dictionary.py", "cogs/stats.py",
     "tests/test_meta.py", "tests/test_scenarios.py", "tests/test_rules_pages.py",
     "tests/engine/test_conformance.py", "tests/e2e/test_languages.py",
 )  # fmt: skip

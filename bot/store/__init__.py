@@ -11,7 +11,10 @@ from bot.store.repositories import (
     Actions,
     Board,
     ChannelTaken,
+    FinishedGame,
+    GameTally,
     GuildSettings,
+    History,
     LeaderboardRow,
     Leaderboards,
     Meta,
@@ -20,13 +23,16 @@ from bot.store.repositories import (
     Profile,
     Profiles,
     Ratings,
+    RatingPoint,
     ResultRow,
     Results,
+    ScorePoint,
     ServerWord,
     ServerWords,
     SessionRecord,
     Sessions,
     Standing,
+    Stats,
     TurnNotice,
     TurnNotices,
     UsedWordRecord,
@@ -41,11 +47,15 @@ __all__ = [
     "Board",
     "ChannelTaken",
     "Database",
+    "FinishedGame",
+    "GameTally",
     "LeaderboardRow",
     "PlayerRating",
     "Profile",
+    "RatingPoint",
     "ResultRow",
     "SchemaTooNew",
+    "ScorePoint",
     "ServerWord",
     "ServerWords",
     "SessionRecord",
@@ -72,6 +82,8 @@ class Store:
         self.results = Results(db)
         self.leaderboards = Leaderboards(db)
         self.ratings = Ratings(db)
+        self.stats = Stats(db)
+        self.history = History(db)
         self.profiles = Profiles(db)
         self.guild_settings = GuildSettings(db)
         self.server_words = ServerWords(db)

@@ -208,4 +208,12 @@ MIGRATIONS: list[str] = [
     CREATE INDEX rating_history_by_player ON rating_history (guild_id, game, user_id, id);
     CREATE INDEX results_by_guild_time ON results (guild_id, finished_at);
     """,
+    # 9: what /stats and /history read: a member's results on a server (in time) and the server's
+    # finished games, newest first (partial: only finished sessions are listed).
+    """
+    CREATE INDEX results_by_player ON results (guild_id, user_id, finished_at);
+    CREATE INDEX sessions_finished_by_guild ON sessions (guild_id, updated_at) WHERE status = 'finished';
+    CREATE INDEX sessions_finished_by_game ON sessions (guild_id, game, updated_at)
+        WHERE status = 'finished';
+    """,
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -629,6 +629,214 @@ class UsedWords:
             (session_id, lemma_key, before_round),
         )
         return row is not None
+
+
+@dataclass(frozen=True)
+class GameTally:
+    """A member's finished games of one game on a server: how many, won, and their points."""
+
+    game: str
+    games: int
+    wins: int
+    total: int
+    best: int  # in the game's own direction: the lowest score where lower is better
+    lower_is_better: bool
+
+    @property
+    def average(self) -> float:
+        return self.total / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True)
+class ScorePoint:
+    """One finished game's score, when it ended."""
+
+    game: str
+    finished_at: float
+    score: int
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A member's rating in a game after one finished game."""
+
+    finished_at: float
+    rating: float
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """One finished game of a server, as /history lists it."""
+
+    session_id: int
+    game: str
+    finished_at: float
+    players: tuple[str, ...]
+    names: dict[str, str]
+    winners: tuple[str, ...]
+
+
+class Stats:
+    """A member's record on a server, read from the results (indexed by server, member, game and time) and,
+    for what the results do not hold, from the final snapshot of each finished game: it holds every word
+    revealed and every move kept, judged and decided, and it is read once per game, where the action log
+    would have to be replayed."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def tallies(self, guild_id: int, user_id: str, game: str | None = None) -> list[GameTally]:
+        """Per game played: games, wins, total and best score in the game's direction."""
+        rows = await self._db.fetch_all(
+            "SELECT game, COUNT(*) AS games, SUM(won) AS wins, SUM(score) AS total, MIN(score) AS low,"
+            " MAX(score) AS high, MAX(lower_is_better) AS lower FROM results"
+            " WHERE guild_id = ? AND user_id = ? AND (? IS NULL OR game = ?) GROUP BY game ORDER BY game",
+            (guild_id, user_id, game, game),
+        )
+        return [
+            GameTally(
+                r["game"],
+                r["games"],
+                r["wins"],
+                r["total"],
+                r["low"] if r["lower"] else r["high"],
+                bool(r["lower"]),
+            )
+            for r in rows
+        ]
+
+    async def score_points(
+        self, guild_id: int, user_id: str, game: str | None = None, limit: int = 100
+    ) -> list[ScorePoint]:
+        """The member's last `limit` scores, oldest first."""
+        rows = await self._db.fetch_all(
+            "SELECT game, finished_at, score FROM results WHERE guild_id = ? AND user_id = ?"
+            " AND (? IS NULL OR game = ?) ORDER BY finished_at DESC, session_id DESC LIMIT ?",
+            (guild_id, user_id, game, game, limit),
+        )
+        return [ScorePoint(r["game"], r["finished_at"], r["score"]) for r in reversed(rows)]
+
+    async def rating_points(self, guild_id: int, user_id: str, game: str) -> list[RatingPoint] | None:
+        """The member's rating in `game` after each rated game, oldest first (the rating shown: mu − 3σ, as
+        the leaderboard shows it); None when the member has no rating in it yet."""
+        rows = await self._db.fetch_all(
+            "SELECT rated_at, mu - 3 * sigma AS rating FROM rating_history WHERE guild_id = ? AND game = ?"
+            " AND user_id = ? ORDER BY id",
+            (guild_id, game, user_id),
+        )
+        return [RatingPoint(r["rated_at"], float(r["rating"])) for r in rows] or None
+
+    async def member_entries(
+        self, guild_id: int, user_id: str, game: str, *, each: str, keyed: str, fields: Sequence[str]
+    ) -> list[tuple[Any, ...]]:
+        """From the final snapshot of each of the member's finished games of `game`, oldest first: for every
+        element of the array at the JSON path `each`, the member's own list in the object at `keyed` (keyed
+        by player id), flattened; each entry as the values at `fields` (JSON paths within it).
+
+        The snapshot is read in SQLite, never decoded here: only the fields asked for come back."""
+        picked = ", ".join("json_extract(e.value, ?)" for _ in fields)  # placeholders only: paths are bound
+        rows = await self._db.fetch_all(
+            f"SELECT {picked} FROM results AS r JOIN sessions AS s ON s.id = r.session_id,"
+            " json_each(s.snapshot, ?) AS element, json_each(element.value, ?) AS owned,"
+            " json_each(owned.value) AS e"
+            " WHERE r.guild_id = ? AND r.user_id = ? AND r.game = ? AND s.status = 'finished'"
+            " AND s.snapshot_version = s.version AND owned.key = r.user_id"
+            " ORDER BY r.finished_at, r.session_id, element.key, e.key",
+            (*fields, each, keyed, guild_id, user_id, game),
+        )
+        return [tuple(row) for row in rows]
+
+    async def member_items(
+        self,
+        guild_id: int,
+        user_id: str,
+        game: str,
+        *,
+        each: str,
+        owner: str,
+        fields: Sequence[str],
+        highest: str | None = None,
+    ) -> list[tuple[Any, ...]]:
+        """From the final snapshot of each of the member's finished games of `game`, oldest first: the
+        elements of the array at the JSON path `each` whose `owner` (a path within them) is the member, as the
+        values at `fields`; `highest`: only the element with the highest value there (the earliest of
+        equals)."""
+        picked = ", ".join("json_extract(m.value, ?)" for _ in fields)  # placeholders only: paths are bound
+        order = "json_extract(m.value, ?) DESC, " if highest is not None else ""
+        rows = await self._db.fetch_all(
+            f"SELECT {picked} FROM results AS r JOIN sessions AS s ON s.id = r.session_id,"
+            " json_each(s.snapshot, ?) AS m"
+            " WHERE r.guild_id = ? AND r.user_id = ? AND r.game = ? AND s.status = 'finished'"
+            " AND s.snapshot_version = s.version AND json_extract(m.value, ?) = r.user_id"
+            f" ORDER BY {order}r.finished_at, r.session_id, m.key LIMIT ?",
+            (
+                *fields,
+                each,
+                guild_id,
+                user_id,
+                game,
+                owner,
+                *([highest] if highest is not None else []),
+                1 if highest is not None else -1,
+            ),
+        )
+        return [tuple(row) for row in rows]
+
+
+class History:
+    """A server's finished games, newest first."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def finished(
+        self, guild_id: int, game: str | None = None, *, offset: int = 0, limit: int = 10
+    ) -> list[FinishedGame]:
+        """A page of the server's finished games (of one game, or all), each with its players and winners."""
+        # Two statements, not `game = ? OR ? IS NULL`: each must name its partial index's columns to use it.
+        if game is None:
+            rows = await self._db.fetch_all(
+                "SELECT id, game, updated_at, players, names FROM sessions"
+                " WHERE guild_id = ? AND status = 'finished' ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?",
+                (guild_id, limit, offset),
+            )
+        else:
+            rows = await self._db.fetch_all(
+                "SELECT id, game, updated_at, players, names FROM sessions"
+                " WHERE guild_id = ? AND game = ? AND status = 'finished'"
+                " ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?",
+                (guild_id, game, limit, offset),
+            )
+        ids = [int(row["id"]) for row in rows]
+        winners: dict[int, list[str]] = {session_id: [] for session_id in ids}
+        if ids:
+            marks = ", ".join("?" for _ in ids)  # placeholders only: the ids are bound
+            won = await self._db.fetch_all(
+                f"SELECT session_id, user_id FROM results WHERE session_id IN ({marks}) AND won = 1"
+                " ORDER BY session_id, rank, user_id",
+                ids,
+            )
+            for row in won:
+                winners[int(row["session_id"])].append(str(row["user_id"]))
+        return [
+            FinishedGame(
+                int(row["id"]),
+                row["game"],
+                row["updated_at"],
+                tuple(json.loads(row["players"])),
+                json.loads(row["names"]),
+                tuple(winners[int(row["id"])]),
+            )
+            for row in rows
+        ]
+
+    async def last_public_events(self, session_id: int) -> list[dict[str, Any]]:
+        """The public events of a session's last action (a finished game's: those that ended it)."""
+        row = await self._db.fetch_one(
+            "SELECT events FROM actions WHERE session_id = ? ORDER BY version DESC LIMIT 1", (session_id,)
+        )
+        events = json.loads(row["events"]) if row is not None else []
+        return [event for event in events if "private_to" not in event]
 
 
 @dataclass

@@ -145,6 +145,11 @@ class TableBase(commands.Cog):
         mentioned anew, in a reminder. "" (the default): only a change of whom it awaits is announced."""
         return ""
 
+    async def record_lines(self, guild_id: int, user_id: str, lang: str) -> list[str]:
+        """What /stats adds for this game besides games, wins, points and rating (e.g. a best move), from the
+        member's finished games on the server: results alone, never a rack, a hand or an unrevealed word."""
+        return []
+
     def describe_options(self, options: dict[str, Any], lang: str) -> str:
         """The lobby's options as players read them, in `lang`: each game words its own from the catalogue
         (a raw `key: value` would show option names no player knows)."""

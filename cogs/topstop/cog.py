@@ -14,6 +14,7 @@ from discord import app_commands
 
 from bot.engine.errors import BadAction
 from bot.engine.game import Event
+from bot.games.topstop import records
 from bot.i18n import N_, t
 from bot.store import SessionRecord
 from bot.ui import codec, components
@@ -151,6 +152,30 @@ class TopStopCog(TableCog, name="Top Stop"):
         return " · ".join(parts)
 
     # -- the table --------------------------------------------------------------------------------------
+
+    async def record_lines(self, guild_id: int, user_id: str, lang: str) -> list[str]:
+        """The valid-word rate, the longest valid word and the most disputed word, from the revealed lists
+        of the member's finished games (words still being written when a game ended were never revealed)."""
+        rows = await self.bot.store.stats.member_entries(
+            guild_id, user_id, self.game_name, each=records.ROUNDS, keyed=records.LISTS, fields=records.FIELDS
+        )
+        record = records.word_record(rows)
+        if not record.revealed:
+            return []
+        lines = [
+            t(
+                "topstop.stats.valid",
+                lang,
+                valid=record.valid,
+                revealed=record.revealed,
+                rate=record.valid_percent,
+            )
+        ]
+        if record.longest is not None:
+            lines.append(t("topstop.stats.longest", lang, word=record.longest))
+        if record.most_disputed is not None:
+            lines.append(t("topstop.stats.disputed", lang, word=record.most_disputed, times=record.disputes))
+        return lines
 
     async def render(
         self, record: SessionRecord, view: dict[str, Any], events: list[Event], lang: str

@@ -7,6 +7,7 @@ acts, redraws and answers errors; this module turns commands and clicks into act
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import discord
@@ -203,6 +204,24 @@ class TopWordsCog(TableCog, name="TopWords"):
         )
 
     # -- the table ----------------------------------------------------------------------------------------
+
+    async def record_lines(self, guild_id: int, user_id: str, lang: str) -> list[str]:
+        """The member's best move: the highest-scoring placement kept on the board (the game's history holds
+        the accepted moves; one taken back is gone from it)."""
+        best = await self.bot.store.stats.member_items(
+            guild_id,
+            user_id,
+            self.game_name,
+            each="$.history",
+            owner="$.player",
+            fields=("$.points", "$.words"),
+            highest="$.points",
+        )
+        if not best:
+            return []
+        [(points, words)] = best
+        made = ", ".join(str(word["word"]) for word in json.loads(words))
+        return [t("topwords.stats.best_move", lang, points=points, words=made)]
 
     async def render(
         self, record: SessionRecord, view: dict[str, Any], events: list[Event], lang: str
