@@ -30,7 +30,7 @@ from bot.ui.vote import VoteService
 
 log = logging.getLogger(__name__)
 
-SHARED_EXTENSIONS = ("cogs.general", "cogs.dictionary")
+SHARED_EXTENSIONS = ("cogs.general", "cogs.settings", "cogs.profile", "cogs.dictionary")
 
 
 def extensions(games: tuple[GameInfo, ...]) -> tuple[str, ...]:
