@@ -140,7 +140,7 @@ class Settings(commands.Cog):
     @settings.command(name="default", description=command_text("general.cmd.settings_default"))
     @app_commands.describe(
         game=command_text("general.cmd.game"),
-        option=command_text("general.cmd.settings_default.option"),
+        setting=command_text("general.cmd.settings_default.setting"),
         value=command_text("general.cmd.settings_default.value"),
     )
     @app_commands.choices(game=DEFAULT_GAME_CHOICES)
@@ -148,14 +148,14 @@ class Settings(commands.Cog):
         self,
         interaction: discord.Interaction[Any],
         game: app_commands.Choice[str],
-        option: app_commands.Range[str, 1, 40],
+        setting: app_commands.Range[str, 1, 40],
         value: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         """A value: the server's default for the option; none: back to the game's own."""
         require_manager(interaction)
         lang = language_of(interaction.locale)
         info = game_info(game.value)
-        option = option.strip()
+        option = setting.strip()
         default = declared(info, option)
         label = Text(default.label)
         if value is None:
@@ -180,7 +180,7 @@ class Settings(commands.Cog):
         said = t("general.settings.default_set", lang, game=info.title, option=label, value=shown)
         await reply_private(interaction, said)
 
-    @default.autocomplete("option")
+    @default.autocomplete("setting")
     async def _options_of_game(
         self, interaction: discord.Interaction[Any], typed: str
     ) -> list[app_commands.Choice[str]]:
@@ -199,7 +199,7 @@ class Settings(commands.Cog):
         self, interaction: discord.Interaction[Any], typed: str
     ) -> list[app_commands.Choice[str]]:
         info = self._game_of(interaction)
-        option = getattr(interaction.namespace, "option", None)
+        option = getattr(interaction.namespace, "setting", None)
         found = info.server_default(str(option)) if info is not None and option else None
         if found is None:
             return []
