@@ -30,7 +30,14 @@ from bot.ui.vote import VoteService
 
 log = logging.getLogger(__name__)
 
-SHARED_EXTENSIONS = ("cogs.general", "cogs.leaderboard", "cogs.dictionary", "cogs.stats")
+SHARED_EXTENSIONS = (
+    "cogs.general",
+    "cogs.settings",
+    "cogs.profile",
+    "cogs.leaderboard",
+    "cogs.dictionary",
+    "cogs.stats",
+)
 # Pictures of no one game (a member's chart in /stats), drawn in the same picture process.
 SHARED_PICTURES = ("bot.render.stats_chart",)
 

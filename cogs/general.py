@@ -1,9 +1,9 @@
-"""Commands for every game: /help, /rules, server settings and player profiles (/leaderboard: cogs/leaderboard.py)."""
+"""Commands for every game: /help and /rules (/leaderboard: cogs/leaderboard.py; the server settings:
+cogs/settings.py; the player's profile: cogs/profile.py)."""
 
 from __future__ import annotations
 
 import io
-import time
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -11,12 +11,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import rules
-from bot.config import LANGUAGES
-from bot.engine.errors import BadAction, NotAPlayer
+from bot.engine.errors import BadAction
 from bot.games import GAME_TITLES, every_game, listed_games
-from bot.i18n import N_, Text, language_of, t
+from bot.i18n import N_, language_of, t
 from bot.store.repositories import GuildSettings
-from bot.ui.access import manages_server
 from bot.ui.replies import reply_private
 from bot.ui.translator import command_text
 
@@ -36,7 +34,6 @@ LANGUAGE_NAMES = {
     "fr": N_("general.language.fr"),
     "de": N_("general.language.de"),
 }
-DAYS_IN_MONTH = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
 def rules_text(game: str) -> str:
@@ -66,7 +63,7 @@ async def answer_language(settings: GuildSettings, guild_id: int, locale: object
 
 
 class General(commands.Cog):
-    """/help, /rules, /settings and /profile: what every game shares.
+    """/help and /rules: what every game shares.
 
     Private answers speak the user's Discord language; an answer about the server, the server's (else the
     caller's: `answer_language`).
@@ -113,66 +110,6 @@ class General(commands.Cog):
         )
         files = [discord.File(io.BytesIO(text.encode()), filename=f"{game.value}-rules.md")]
         await reply_private(interaction, embed=embed, files=files)
-
-    settings = app_commands.Group(
-        name="settings",
-        description=command_text("general.cmd.settings"),
-        guild_only=True,
-        default_permissions=discord.Permissions(manage_guild=True),
-    )
-
-    @settings.command(name="language", description=command_text("general.cmd.settings_language"))
-    @app_commands.describe(language=command_text("general.cmd.settings_language.language"))
-    @app_commands.choices(language=LANGUAGE_CHOICES)
-    async def settings_language(
-        self, interaction: discord.Interaction[Any], language: app_commands.Choice[str]
-    ) -> None:
-        assert interaction.guild_id is not None
-        # Discord hides the command from others by default, but a server may change that: check here too.
-        if not manages_server(interaction):
-            raise NotAPlayer("general.settings.not_allowed")
-        if language.value not in LANGUAGES:
-            raise BadAction("general.settings.bad_language")
-        async with self.bot.store.transaction() as tx:
-            await self.bot.store.guild_settings.set_language(
-                tx, interaction.guild_id, language.value, time.time()
-            )
-        await reply_private(
-            interaction,
-            t(
-                "general.settings.language_set",
-                language_of(interaction.locale),
-                language=Text(LANGUAGE_NAMES[language.value]),
-            ),
-        )
-
-    profile = app_commands.Group(name="profile", description=command_text("general.cmd.profile"))
-
-    @profile.command(name="birthday", description=command_text("general.cmd.birthday"))
-    @app_commands.describe(month="1–12", day="1–31")
-    async def profile_birthday(
-        self,
-        interaction: discord.Interaction[Any],
-        month: app_commands.Range[int, 1, 12],
-        day: app_commands.Range[int, 1, 31],
-    ) -> None:
-        if day > DAYS_IN_MONTH[month - 1]:
-            raise BadAction("general.birthday.bad_day", month=month, day=day)
-        async with self.bot.store.transaction() as tx:
-            await self.bot.store.profiles.set_birthday(tx, str(interaction.user.id), month, day, time.time())
-        date = f"{day:02d}/{month:02d}"
-        await reply_private(
-            interaction, t("general.birthday.saved", language_of(interaction.locale), date=date)
-        )
-
-    @profile.command(name="turn_notices", description=command_text("general.cmd.turn_notices"))
-    @app_commands.describe(wanted=command_text("general.cmd.turn_notices.wanted"))
-    async def profile_turn_notices(self, interaction: discord.Interaction[Any], wanted: bool) -> None:
-        """Whether a game mentions the player in a short message when it awaits them."""
-        async with self.bot.store.transaction() as tx:
-            await self.bot.store.profiles.set_turn_notices(tx, str(interaction.user.id), wanted, time.time())
-        said = N_("general.turn_notices.on") if wanted else N_("general.turn_notices.off")
-        await reply_private(interaction, t(said, language_of(interaction.locale)))
 
 
 async def setup(bot: TopBot) -> None:

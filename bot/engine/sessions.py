@@ -223,9 +223,12 @@ class SessionManager:
         host_id: str,
         options: Mapping[str, Any],
         host_name: str | None = None,
+        *,
+        max_games: int | None = None,
     ) -> SessionRecord:
         """A new lobby in the channel with the host seated; refused when a game is already open there, when
-        the host already has an open lobby on this server, or when the server has its most games open."""
+        the host already has an open lobby on this server, or when the server has its most games open: the
+        lower of the manager's limit (the bot's) and `max_games` (the server's own, given by the caller)."""
         game = self._game(game_name)
         # Bad options are refused now, not when the host presses Start.
         game.validate_options(dict(options))
@@ -250,7 +253,9 @@ class SessionManager:
                 # Checked in the transaction that inserts, so two commands at once cannot both pass.
                 if await self.store.sessions.lobby_of_host(tx, guild_id, host_id) is not None:
                     raise ChannelBusy("engine.one_lobby_per_host")
-                limit = self.max_games_per_guild
+                limit = min(
+                    (cap for cap in (self.max_games_per_guild, max_games) if cap is not None), default=None
+                )
                 if limit is not None and await self.store.sessions.count_open_in_guild(tx, guild_id) >= limit:
                     raise ChannelBusy("engine.server_full", limit=limit)
                 record.id = await self.store.sessions.create(tx, record)

@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.games.registry import (
     GameInfo,
+    ServerDefault,
     every_game,
     game_info,
     games_with_a_table,
@@ -23,6 +24,7 @@ __all__ = [
     "GAME_PACKAGES",
     "GAME_TITLES",
     "GameInfo",
+    "ServerDefault",
     "every_game",
     "game_info",
     "games_with_a_table",

@@ -23,6 +23,21 @@ def _no_options(lang: str) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
+class ServerDefault:
+    """An option of `/<game> new` a server may give a default for (`/settings default`): the host's value
+    wins over the server's, which wins over the game's own default (or the bot's setting). The game's
+    `validate_options` judges a value, so a declaration states only what to offer and how to name it."""
+
+    option: str  # the key in the game's options
+    label: str  # catalogue key: what the option is, as /settings shows it
+    # The values to offer, each with the catalogue key of its name (None: the value is its own name); no
+    # choices: a whole number (of seconds, for a time), bounded by the game's own check.
+    choices: tuple[tuple[str | int, str | None], ...] = ()
+    # A number's bounds where they are narrower than the rules' (those of the host's own option).
+    bounds: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
 class GameInfo:
     """What the bot and its tests know of a game besides its rules.
 
@@ -49,10 +64,16 @@ class GameInfo:
     # EXTRA_GAMES names it) and the tests that need a table skip it; the rules' tests (conformance, scenarios,
     # replay) run it all the same. The cog's arrival removes the flag.
     rules_only: bool = False
+    # The options a server may set a default for (`/settings default`): timers and modes.
+    server_defaults: tuple[ServerDefault, ...] = ()
 
     @property
     def extension(self) -> str:
         return self.cog or f"cogs.{self.name}"
+
+    def server_default(self, option: str) -> ServerDefault | None:
+        """The declaration of the server-settable `option`, or None."""
+        return next((d for d in self.server_defaults if d.option == option), None)
 
     @property
     def rules_page(self) -> str:

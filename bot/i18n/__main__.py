@@ -1,4 +1,5 @@
 """`python -m bot.i18n` (or `make i18n`): bring the catalogues up to date with the code.
+`python -m bot.i18n commands`: write docs/commands.md from the command tree in the three languages.
 
 Extracts every key the code marks (pyproject.toml's [tool.babel]), adds the new ones, empty, to each
 language's .po file and drops the ones no code uses; then compiles the .mo files. Fill in the new texts
@@ -53,4 +54,9 @@ if __name__ == "__main__":
     import os
 
     os.chdir(Path(ROOT))
-    run()
+    if sys.argv[1:] == ["commands"]:
+        from bot.ui.command_docs import write  # the command tree needs discord; the catalogue does not
+
+        print(f"wrote {write()}")
+    else:
+        run()

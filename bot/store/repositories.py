@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -1212,6 +1213,45 @@ class Profiles:
             (user_id, language, now),
         )
 
+    async def result_count(self, user_id: str) -> int:
+        """How many results rows (one per finished game) carry this player's id."""
+        row = await self._db.fetch_one("SELECT COUNT(*) FROM results WHERE user_id = ?", (user_id,))
+        return int(row[0]) if row else 0
+
+    @staticmethod
+    async def delete(tx: Transaction, user_id: str) -> bool:
+        """Forget the player's profile (birthday, language, turn-notice choice); False if there was none."""
+        if await tx.fetch_one("SELECT 1 FROM profiles WHERE user_id = ?", (user_id,)) is None:
+            return False
+        await tx.execute("DELETE FROM profiles WHERE user_id = ?", (user_id,))
+        return True
+
+    @staticmethod
+    async def anonymise_results(tx: Transaction, user_id: str) -> tuple[str, int]:
+        """Replace the player's id in every results row by one new anonymous id (the rows stay, so the others'
+        leaderboards keep their games): the same id on all of them, drawn at random, so nothing leads back
+        to the player; the ratings follow them (a rebuild from the results gives the same figures). Returns
+        that id and how many results rows it replaced."""
+        anonymous = anonymous_id()
+        row = await tx.fetch_one("SELECT COUNT(*) FROM results WHERE user_id = ?", (user_id,))
+        count = int(row[0]) if row else 0
+        if count:
+            for table in ("results", "ratings", "rating_history"):
+                await tx.execute(f"UPDATE {table} SET user_id = ? WHERE user_id = ?", (anonymous, user_id))
+        return anonymous, count
+
+
+ANONYMOUS_PREFIX = "anon-"
+
+
+def anonymous_id() -> str:
+    """A new anonymous player id: never a Discord id (those are digits), never derived from one."""
+    return ANONYMOUS_PREFIX + secrets.token_hex(8)
+
+
+def is_anonymous(user_id: str) -> bool:
+    return user_id.startswith(ANONYMOUS_PREFIX)
+
 
 @dataclass(frozen=True)
 class ServerWord:
@@ -1318,13 +1358,65 @@ def _server_word(row: Any) -> ServerWord:
     )
 
 
+@dataclass
+class ServerSettings:
+    """What a server's admins set with /settings besides its language (`guild_settings.settings`, JSON):
+    the channels where games may start (empty: anywhere), the most games open at once (None: the bot's
+    limit), and per game the defaults of its options."""
+
+    channels: list[int] = field(default_factory=list)
+    max_games: int | None = None
+    defaults: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, text: str | None) -> ServerSettings:
+        """The stored settings; a value of the wrong shape is left out (it never stops a game opening)."""
+        try:
+            data = json.loads(text or "{}")
+        except ValueError:
+            data = {}
+        if not isinstance(data, dict):
+            data = {}
+        channels = data.get("channels")
+        max_games = data.get("max_games")
+        defaults = data.get("defaults")
+        return cls(
+            channels=[c for c in channels if type(c) is int] if isinstance(channels, list) else [],
+            max_games=max_games if type(max_games) is int and max_games > 0 else None,
+            defaults={
+                game: dict(values)
+                for game, values in (defaults.items() if isinstance(defaults, dict) else ())
+                if isinstance(game, str) and isinstance(values, dict) and values
+            },
+        )
+
+    def to_json(self) -> str:
+        data: dict[str, Any] = {}
+        if self.channels:
+            data["channels"] = self.channels
+        if self.max_games is not None:
+            data["max_games"] = self.max_games
+        if any(self.defaults.values()):
+            data["defaults"] = {game: values for game, values in self.defaults.items() if values}
+        return _dumps(data)
+
+
+# A server that set /settings but never its language: the `language` column (NOT NULL) holds this, and the
+# language is then the caller's (`GuildSettings.language`'s default).
+NO_LANGUAGE = ""
+
+
 class GuildSettings:
     def __init__(self, db: Database) -> None:
         self._db = db
 
     async def language(self, guild_id: int, default: str) -> str:
+        return await self.chosen_language(guild_id) or default
+
+    async def chosen_language(self, guild_id: int) -> str | None:
+        """The language the server's admins chose, or None."""
         row = await self._db.fetch_one("SELECT language FROM guild_settings WHERE guild_id = ?", (guild_id,))
-        return str(row["language"]) if row else default
+        return str(row["language"]) if row and row["language"] != NO_LANGUAGE else None
 
     async def set_language(self, tx: Transaction, guild_id: int, language: str, now: float) -> None:
         await tx.execute(
@@ -1332,6 +1424,25 @@ class GuildSettings:
             " ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language, updated_at = excluded.updated_at",
             (guild_id, language, now),
         )
+
+    async def settings(self, guild_id: int) -> ServerSettings:
+        row = await self._db.fetch_one("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return ServerSettings.from_json(row["settings"] if row else None)
+
+    async def update(
+        self, tx: Transaction, guild_id: int, change: Callable[[ServerSettings], None], now: float
+    ) -> ServerSettings:
+        """Read, change (in place) and write the server's settings in the caller's transaction, so that two
+        admins' changes at once both stay. Returns the settings as written."""
+        row = await tx.fetch_one("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        settings = ServerSettings.from_json(row["settings"] if row else None)
+        change(settings)
+        await tx.execute(
+            "INSERT INTO guild_settings (guild_id, language, settings, updated_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at",
+            (guild_id, NO_LANGUAGE, settings.to_json(), now),
+        )
+        return settings
 
 
 class Meta:

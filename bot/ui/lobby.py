@@ -10,6 +10,8 @@ import discord
 
 from bot.engine.errors import BadAction, GameOver, NotAPlayer
 from bot.engine.sessions import ActResult
+from bot.games import game_info
+from bot.games.defaults import lobby_options, server_defaults
 from bot.i18n import N_, t
 from bot.store import SessionRecord
 from bot.ui import components
@@ -20,6 +22,13 @@ from bot.ui.table_base import TableBase, deadlines_of
 from bot.ui.table_message import TABLE_OPENED
 
 log = logging.getLogger(__name__)
+
+
+def allowed_channel(interaction: discord.Interaction[Any], channels: list[int]) -> bool:
+    """Whether games may start here: one of the server's channels, or a thread in one."""
+    parent = getattr(interaction.channel, "parent_id", None)
+    return interaction.channel_id in channels or parent in channels
+
 
 # The lobby's buttons and their texts' keys.
 LOBBY_BUTTONS = {
@@ -36,15 +45,26 @@ class Lobby(TableBase):
     async def open_lobby(
         self, interaction: discord.Interaction[Any], options: dict[str, Any]
     ) -> SessionRecord:
-        """`/<game> new`: open a lobby in this channel with the caller as host."""
+        """`/<game> new`: open a lobby in this channel with the caller as host. `options` are those the host
+        gave; the server's settings (`/settings`) add their defaults, say where games may start and how
+        many may be open at once."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
+        server = await self.bot.store.guild_settings.settings(interaction.guild_id)
+        if server.channels and not allowed_channel(interaction, server.channels):
+            raise BadAction(
+                "ui.lobby.channel_not_allowed",
+                channels=" ".join(f"<#{channel}>" for channel in server.channels),
+            )
+        stored = server.defaults.get(self.game_name, {})
+        chosen = server_defaults(game_info(self.game_name), stored) if stored else {}
         record = await self.bot.sessions.open_lobby(
             interaction.guild_id,
             interaction.channel_id,
             self.game_name,
             str(interaction.user.id),
-            options,
+            self.complete_options(lobby_options(self.bot_defaults(), chosen, options)),
             interaction.user.display_name,
+            max_games=server.max_games,
         )
         lang = await self.table_lang(record)
         # The lobby is a message of the channel (as the tables are); the command's own answer is private,

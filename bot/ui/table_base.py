@@ -150,6 +150,16 @@ class TableBase(commands.Cog):
         member's finished games on the server: results alone, never a rack, a hand or an unrevealed word."""
         return []
 
+    def bot_defaults(self) -> dict[str, Any]:
+        """Options the bot's own settings give every new table (a server's defaults and the host's options
+        win over them): e.g. a turn time from the environment. None by default."""
+        return {}
+
+    def complete_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The options a lobby opens with, once the host's, the server's and the bot's are merged: a game
+        adds what follows from them (Top Stop's advanced game takes the day it was opened)."""
+        return options
+
     def describe_options(self, options: dict[str, Any], lang: str) -> str:
         """The lobby's options as players read them, in `lang`: each game words its own from the catalogue
         (a raw `key: value` would show option names no player knows)."""

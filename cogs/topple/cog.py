@@ -42,6 +42,10 @@ class ToppleCog(TableCog, name="Topple"):
 
     group = app_commands.Group(name=GAME.name, description=command_text("topple.cmd.group"), guild_only=True)
 
+    def bot_defaults(self) -> dict[str, Any]:
+        """The idle turn's length: the host's, else the server's, else the bot's (TOPPLE_TURN_SECONDS)."""
+        return {"turn_seconds": self.bot.settings.topple_turn_seconds}
+
     @group.command(name="new", description=command_text("topple.cmd.new"))
     @app_commands.describe(
         target=command_text("topple.cmd.new.target"),
@@ -58,9 +62,9 @@ class ToppleCog(TableCog, name="Topple"):
     ) -> None:
         """A value out of bounds (Discord's client keeps to them, but an API call need not) is refused
         privately by the rules' own check, naming the option."""
-        # The idle turn's length: the host's, else the bot's setting (TOPPLE_TURN_SECONDS).
-        seconds = self.bot.settings.topple_turn_seconds if turn_seconds is None else turn_seconds
-        options: dict[str, Any] = {"turn_seconds": seconds}
+        options: dict[str, Any] = {}
+        if turn_seconds is not None:
+            options["turn_seconds"] = turn_seconds
         if target is not None:
             options["target"] = target
         if variant is not None:

@@ -115,10 +115,13 @@ class TopStopCog(TableCog, name="Top Stop"):
                             ("writing_time", writing_time), ("grace", grace)):  # fmt: skip
             if value is not None:
                 options[name] = value
-        if options.get("mode") == "advanced":
-            # The birthday card's "today": the day the game was opened, so that a replay gives the same gift.
-            options["today"] = datetime.datetime.now(datetime.UTC).strftime("%m-%d")
         await self.open_lobby(interaction, options)
+
+    def complete_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        if options.get("mode") == "advanced":  # the host's or the server's default
+            # The birthday card's "today": the day the game was opened, so that a replay gives the same gift.
+            return {**options, "today": datetime.datetime.now(datetime.UTC).strftime("%m-%d")}
+        return options
 
     @group.command(name="cards", description=command_text("topstop.cmd.cards"))
     async def my_cards(self, interaction: discord.Interaction[Any]) -> None:

@@ -55,6 +55,11 @@ class TopWordsCog(TableCog, name="TopWords"):
         name="topwords", description=command_text("topwords.cmd.group"), guild_only=True
     )
 
+    def bot_defaults(self) -> dict[str, Any]:
+        """The bot's turn timer (TOPWORDS_TURN_MINUTES; 0: none), unless the server sets its own."""
+        turn_seconds = round(self.bot.settings.topwords_turn_minutes * 60)
+        return {"turn_seconds": turn_seconds} if turn_seconds else {}
+
     def describe_options(self, options: dict[str, Any], lang: str) -> str:
         return table.options_text(lang_of(lang), options)
 
@@ -66,11 +71,7 @@ class TopWordsCog(TableCog, name="TopWords"):
     async def new(
         self, interaction: discord.Interaction[Any], mode: app_commands.Choice[str] | None = None
     ) -> None:
-        options: dict[str, Any] = {"mode": mode.value if mode else "strict"}
-        turn_seconds = round(self.bot.settings.topwords_turn_minutes * 60)
-        if turn_seconds:  # the server's turn timer (TOPWORDS_TURN_MINUTES; 0: none)
-            options["turn_seconds"] = turn_seconds
-        await self.open_lobby(interaction, options)
+        await self.open_lobby(interaction, {} if mode is None else {"mode": mode.value})
 
     @group.command(name="play", description=command_text("topwords.cmd.play"))
     @app_commands.describe(

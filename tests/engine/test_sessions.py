@@ -111,6 +111,20 @@ async def test_a_server_has_at_most_its_cap_of_open_games(env):
     await manager.open_lobby(2, 20, "race", "cat", {})  # the cap is per server
 
 
+async def test_a_servers_own_cap_lowers_the_bots_but_never_raises_it(env):
+    manager, *_ = env
+    manager.max_games_per_guild = 2
+    await manager.open_lobby(1, 10, "race", "ann", {}, max_games=1)
+    with pytest.raises(ChannelBusy, match="has 1 games open"):
+        await manager.open_lobby(1, 11, "race", "bob", {}, max_games=1)
+    await manager.open_lobby(1, 11, "race", "bob", {}, max_games=5)
+    with pytest.raises(ChannelBusy, match="has 2 games open"):
+        await manager.open_lobby(1, 12, "race", "cat", {}, max_games=5)
+    manager.max_games_per_guild = None  # no bot limit: the server's alone
+    with pytest.raises(ChannelBusy, match="has 2 games open"):
+        await manager.open_lobby(1, 12, "race", "cat", {}, max_games=2)
+
+
 async def test_act_applies_persists_and_logs(env):
     manager, store, *_ = env
     sid = await started(manager)

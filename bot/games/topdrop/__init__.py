@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine.game import Game
-from bot.games.registry import GameInfo
-from bot.games.topdrop.cards import COLOUR_OF, COLOUR_TABLE, HINTS
+from bot.games.registry import GameInfo, ServerDefault
+from bot.games.topdrop.cards import COLOUR_OF, COLOUR_TABLE, DIFFICULTY_NAMES, HINTS
 from bot.games.topdrop.game import TopDrop, can_play
 from bot.games.topdrop.state import State
 from bot.i18n import N_
@@ -33,4 +33,8 @@ GAME = GameInfo(
     # The extreme level (one wild card) ends playouts sooner; easy lets them run longer.
     play_options=({"difficulty": "extreme"}, {}),
     pictures=("bot.render.topdrop_cards",),
+    server_defaults=(
+        ServerDefault("difficulty", N_("topdrop.settings.difficulty"), tuple(DIFFICULTY_NAMES.items())),
+        ServerDefault("turn_seconds", N_("topdrop.settings.turn_seconds")),
+    ),
 )

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine.game import Game
-from bot.games.registry import GameInfo
+from bot.games.registry import GameInfo, ServerDefault
 from bot.games.topple.game import Topple
-from bot.games.topple.state import State
+from bot.games.topple.state import VARIANT_NAMES, State
 from bot.i18n import N_
 
 __all__ = ["GAME", "State", "Topple", "make"]
@@ -32,4 +32,8 @@ GAME = GameInfo(
     # A low target ends a game at the end of its first round; the young version ends at its first topples.
     play_options=({"target": 5}, {"variant": "young"}),
     pictures=("bot.render.topple_board",),
+    server_defaults=(
+        ServerDefault("variant", N_("topple.settings.variant"), tuple(VARIANT_NAMES.items())),
+        ServerDefault("turn_seconds", N_("topple.settings.turn_seconds")),
+    ),
 )

@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine.game import Game
-from bot.games.registry import GameInfo
+from bot.games.registry import GameInfo, ServerDefault
 from bot.games.toppo.game import Toppo
-from bot.games.toppo.state import State
+from bot.games.toppo.state import DISPLAY_SIZES, State
 from bot.i18n import N_
 
 __all__ = ["GAME", "State", "Toppo", "make"]
@@ -32,4 +32,7 @@ GAME = GameInfo(
     play_options=({}, {"deck": 5, "games": 3}, {"display": 4, "deck": 10, "games": 2}),
     pictures=("bot.render.toppo_cards",),
     listed=True,
+    server_defaults=(
+        ServerDefault("display", N_("toppo.settings.display"), tuple((size, None) for size in DISPLAY_SIZES)),
+    ),
 )

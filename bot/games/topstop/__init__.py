@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine.game import Game
-from bot.games.registry import GameInfo
-from bot.games.topstop.game import TopStop
+from bot.games.registry import GameInfo, ServerDefault
+from bot.games.topstop.game import MODES, NAME_COUNTRIES, TopStop
 from bot.i18n import N_
 
 __all__ = ["GAME", "TopStop", "make"]
@@ -15,6 +15,19 @@ __all__ = ["GAME", "TopStop", "make"]
 def make(words: Any) -> Game:
     """The rules object, judging words with the bot.words service `words`."""
     return TopStop(words)
+
+
+MODE_NAMES = {
+    "base": N_("topstop.cmd.mode.base"),
+    "levels": N_("topstop.cmd.mode.levels"),
+    "advanced": N_("topstop.cmd.mode.advanced"),
+}
+COUNTRY_NAMES = {
+    "en": N_("topstop.settings.country.en"),
+    "fr": N_("topstop.settings.country.fr"),
+    "de": N_("topstop.settings.country.de"),
+    "lb": N_("topstop.settings.country.lb"),
+}
 
 
 def _new_options(lang: str) -> dict[str, Any]:
@@ -36,4 +49,16 @@ GAME = GameInfo(
         {"language": "en", "target": 15, "words": 3, "mode": "advanced"},
     ),
     new_options=_new_options,
+    server_defaults=(
+        ServerDefault("mode", N_("topstop.settings.mode"), tuple((mode, MODE_NAMES[mode]) for mode in MODES)),
+        # The bounds of `/topstop new`'s own options.
+        ServerDefault("writing_time", N_("topstop.settings.writing_time"), bounds=(20, 900)),
+        ServerDefault("grace", N_("topstop.settings.grace"), bounds=(1, 120)),
+        # Level VII's first names: a country's list; without a default, the table's language decides.
+        ServerDefault(
+            "country",
+            N_("topstop.settings.country"),
+            tuple((country, COUNTRY_NAMES[country]) for country in NAME_COUNTRIES),
+        ),
+    ),
 )

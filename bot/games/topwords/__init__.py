@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine.game import Game
-from bot.games.registry import GameInfo
+from bot.games.registry import GameInfo, ServerDefault
 from bot.games.topwords.commands import parse_square, tiles_for_word
 from bot.games.topwords.game import TopWords, Words
 from bot.games.topwords.messages import RuleBroken
@@ -41,4 +41,12 @@ GAME = GameInfo(
     rules_summary=N_("general.rules.summary.topwords"),
     pictures=("bot.render.topwords_board",),
     play_options=({"mode": "strict"}, {"mode": "challenge"}),
+    server_defaults=(
+        ServerDefault(
+            "mode",
+            N_("topwords.settings.mode"),
+            (("strict", N_("topwords.cmd.mode.strict")), ("challenge", N_("topwords.cmd.mode.challenge"))),
+        ),
+        ServerDefault("turn_seconds", N_("topwords.settings.turn_seconds")),
+    ),
 )
