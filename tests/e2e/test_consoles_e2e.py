@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import json
 import time
 from typing import Any
 
@@ -156,16 +157,24 @@ async def test_a_burst_of_eight_players_pressing_ten_times_a_second_gets_a_paced
             )  # fmt: skip
         await asyncio.sleep(max(0.0, started + (tick + 1) * 0.1 - loop.time()))
     last_press = loop.time()
+    requests_at_last_press = len(table.fake.requests)
     final = {player.name.capitalize(): (9 + index) % 5 + 1 for index, (player, _) in enumerate(forms)}
     expected = [f"{name} ({count})" for name, count in final.items()]
     await table.fake.wait_until(
         lambda: all(name in board.text for name in expected), within=interval + 5, what="the last state"
     )
-    shown_after = loop.time() - last_press
     await table.fake.settle(quiet=interval + 0.2, within=30)
     assert all(record.acknowledged for record in sent)
     edits = [r for r in table.fake.requests if r.method == "PATCH" and f"/messages/{board.id}" in r.path]
     paced = len(edits) - len(edits_before)
     assert paced <= (last_press - started) / interval + 2, paced
-    assert shown_after <= interval + 0.5, shown_after
+    # The last state is never held back beyond the next paced redraw: one redraw may have been under way
+    # with an older state when the last press came, the next one shows it.
+    later_edits = [
+        json.dumps(r.body, ensure_ascii=False)
+        for r in table.fake.requests[requests_at_last_press:]
+        if r.method == "PATCH" and f"/messages/{board.id}" in r.path
+    ]
+    first_final = next(i for i, body in enumerate(later_edits) if all(name in body for name in expected))
+    assert first_final <= 1, later_edits
     assert table.fake.rate_limited == []

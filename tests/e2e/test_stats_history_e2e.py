@@ -29,8 +29,8 @@ async def test_stats_and_history_after_a_finished_game(product_bot: Any, table: 
     assert shown is not None and not shown.ephemeral
     assert "Statistics — Alice" in shown.text and "Topple" in shown.text
     assert "Games: **1** · wins: **" in shown.text and "Points: **0** in all" in shown.text
-    assert "Rating" not in shown.text  # no ratings table yet
-    assert "Points per game over time" in shown.text
+    assert "Rating: **" in shown.text  # a game ended by the host is rated: a tie between its players
+    assert "Rating over time" in shown.text
     assert shown.files["stats.png"].startswith(b"\x89PNG")
 
     # Another member's, for one game; and a game they never played.
