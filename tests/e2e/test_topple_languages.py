@@ -8,16 +8,16 @@ text of the game or the table layer may show in any message the players see.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
 
 from bot.games.topple.state import COLOUR_NAMES
-from bot.i18n import keys, t
+from bot.i18n import t
 
 from .conftest import requires_product
 from .driver import Message, Table
+from .english import assert_no_english
 from .test_topple_e2e import Chance, enabled_squares
 
 pytestmark = requires_product
@@ -25,27 +25,8 @@ pytestmark = requires_product
 LANGUAGES = ["en", "fr", "de"]
 
 
-def english_fragments(lang: str) -> set[str]:
-    """The English words of the game's and the layer's texts (between their placeholders) that the
-    language says otherwise: none of them may show in a table of `lang`."""
-    fragments: set[str] = set()
-    for key in keys():
-        if not key.startswith(("topple.", "ui.")) or t(key, "en") == t(key, lang):
-            continue
-        for part in re.split(r"\{[^}]*\}|\*\*|[.:·()—]", t(key, "en")):
-            part = part.strip()
-            if len(part) >= 8 and " " in part and part not in t(key, lang):
-                fragments.add(part)
-    return fragments
-
-
 def no_english(messages: list[Message], lang: str) -> None:
-    if lang == "en":
-        return
-    fragments = english_fragments(lang)
-    for message in messages:
-        shown = [fragment for fragment in fragments if fragment in message.text]
-        assert not shown, (shown, message.text)
+    assert_no_english(messages, lang, ("topple.", "ui."))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
