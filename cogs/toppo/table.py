@@ -214,12 +214,10 @@ def table_embed(
     """The public table: what just happened, what play is doing, the players, the series, the display."""
     lines = event_lines(events, lang, name)
     if view["finished"]:
-        # Why it ended: the engine's `finished` event says (a later redraw of the final table has no events).
-        for event in events:
-            if event.get("type") == "finished":
-                reason = END_REASONS.get(Termination(event["termination"]))
-                if reason is not None:
-                    lines.append(t(reason, lang))
+        # Why it ended: the state keeps it, so a later redraw of the final table (no events) says it too.
+        reason = END_REASONS.get(Termination(view["end_reason"])) if view.get("end_reason") else None
+        if reason is not None:
+            lines.append(t(reason, lang))
         winners = ", ".join(f"**{name(p)}**" for p in view["winners"])
         lines.append(t("toppo.table.winners", lang, names=winners or "—"))
     else:

@@ -219,3 +219,12 @@ def test_the_display_picture_is_a_png_with_a_card_per_position() -> None:
     assert small.startswith(b"\x89PNG") and large.startswith(b"\x89PNG")
     width = Image.open(BytesIO(large)).width - Image.open(BytesIO(small)).width
     assert width == 2 * (CARD_W + GAP)
+
+
+def test_the_final_table_says_why_the_game_ended_when_redrawn_without_its_events(game: Any) -> None:
+    state = full_lines(game)
+    state, events = act(game, state, None, do="end", by="host")
+    view = game.view_for(state, None)
+    said = "The host ended the series"
+    assert said in (table.table_embed(view, events, "en", names, {}).description or "")
+    assert said in (table.table_embed(view, [], "en", names, {}).description or "")

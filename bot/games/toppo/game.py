@@ -551,6 +551,7 @@ class Toppo:
             "history": [dict(record) for record in state.history[-HISTORY_SHOWN:]],
             "left": list(state.left),
             "finished": state.phase == OVER,
+            "end_reason": state.end_reason,  # why it ended (a Termination's value), for every redraw
             "winners": list(state.winners),
             "freshness": self.freshness(state),
             "offered": sorted(self.table_actions(state, None)),
