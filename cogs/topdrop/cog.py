@@ -25,7 +25,20 @@ from bot.ui.components import Click
 from bot.ui.table import Table, TableCog, button
 from bot.ui.translator import command_text
 from cogs.topdrop import table
-from cogs.topdrop.table import ACTION, CARD, FIRST, MODE, PHRASE, SECOND, TURN, VOTE, WAIT, WILD, Pick
+from cogs.topdrop.table import (
+    ACTION,
+    CARD,
+    FIRST,
+    MODE,
+    PHRASE,
+    PICKED_MODE,
+    SECOND,
+    TURN,
+    VOTE,
+    WAIT,
+    WILD,
+    Pick,
+)
 
 DIFFICULTY_CHOICES = [
     app_commands.Choice(name=command_text(DIFFICULTY_NAMES[difficulty]), value=difficulty)
@@ -42,8 +55,8 @@ class TopDropCog(TableCog, name="TopDrop"):
 
     def __init__(self, bot: Any) -> None:
         super().__init__(bot)
-        # Each player's turn in the making on their console (an action card, the cards chosen so far): only
-        # what the console shows until Play, so memory is enough; a restart starts the turn's choice over.
+        # Each player's turn in the making on their console (an action card, the cards chosen so far), for
+        # redrawing it; the buttons carry it too (`table.pick_so_far`), so a restart between presses loses nothing.
         self.picks: dict[tuple[int, str], Pick] = {}
 
     @group.command(name="new", description=command_text("topdrop.cmd.new"))
@@ -96,8 +109,9 @@ class TopDropCog(TableCog, name="TopDrop"):
     async def news_lines(self, session_id: int, events: list[Event], lang: str) -> list[str]:
         return table.news_lines(events, lang)
 
-    async def _choose(self, click: Click, change: Any) -> None:
-        """A press that only shapes the turn in the making: the console is redrawn in place with it."""
+    async def _choose(self, click: Click, change: Any, so_far: Pick | None = None) -> None:
+        """A press that only shapes the turn in the making (`so_far`: as the button carried it, else as
+        remembered): the console is redrawn in place with it."""
 
         async def work() -> None:
             await self.seated(click.interaction, click.session_id)
@@ -105,7 +119,7 @@ class TopDropCog(TableCog, name="TopDrop"):
             if view["freshness"]["turn"] != click.args["turn"] or view.get("choices") is None:
                 raise StaleAction(STALE_MESSAGE)
             key = (click.session_id, click.player)
-            current = self.picks.get(key)
+            current = so_far or self.picks.get(key)
             if current is None or current.turn != click.args["turn"]:
                 current = Pick(click.args["turn"])
             chosen = change(current)
@@ -120,12 +134,16 @@ class TopDropCog(TableCog, name="TopDrop"):
     async def on_use(self, click: Click) -> None:
         await self._choose(click, lambda pick: Pick(pick.turn, click.args["action"]))
 
-    @button("pick", TURN, CARD)
+    @button("pick", TURN, CARD, PICKED_MODE, FIRST)
     async def on_pick(self, click: Click) -> None:
         """A card added to the turn in the making (the console enables only those the rules allow; Play is
         checked by the rules all the same)."""
         card = click.args["card"]
-        await self._choose(click, lambda pick: Pick(pick.turn, pick.mode, (*pick.cards, card)[:2]))
+
+        def added(pick: Pick) -> Pick:
+            return Pick(pick.turn, pick.mode, (*pick.cards, card)[:2])
+
+        await self._choose(click, added, table.pick_so_far(click.args))
 
     @button("back", TURN)
     async def on_back(self, click: Click) -> None:

@@ -5,7 +5,8 @@ The table is drawn from the public view only: the pile, the direction, the actio
 draw pile's size and how many cards each player holds — never a card of a hand. A hand is drawn only by
 `console`, from its owner's own view, which the layer shows to that player alone (an ephemeral message it
 keeps live). The console's steps (an action card, a first card, a second one, then Play) are the player's
-`Pick`, kept by the cog; every button is enabled from the view's `choices` and nothing else.
+`Pick`, kept by the cog and carried by the card buttons; every button is enabled from the view's `choices`
+and nothing else.
 """
 
 from __future__ import annotations
@@ -59,7 +60,10 @@ CHOOSE = codec.Spec(GAME.name, "choose", (TURN,))
 BALLOT = codec.Spec(GAME.name, "ballot", (VOTE, WAIT))
 # The console's: a card of the hand, an action card to use first, Back, Play (the whole turn, as the button
 # says it), a hint.
-PICK = codec.Spec(GAME.name, "pick", (TURN, CARD))
+# A card's button carries the turn chosen so far (the action card, the first card), so that a restart between
+# two presses forgets nothing; ids of older consoles lack them (the cog's memory then says).
+PICKED_MODE = codec.choice("mode", NO_ACTION, *ACTIONS, optional=True)
+PICK = codec.Spec(GAME.name, "pick", (TURN, CARD, PICKED_MODE, FIRST))
 USE = codec.Spec(GAME.name, "use", (TURN, ACTION))
 BACK = codec.Spec(GAME.name, "back", (TURN,))
 PLAY = codec.Spec(GAME.name, "play", (TURN, MODE, WILD, FIRST, SECOND))
@@ -399,11 +403,14 @@ def console(session_id: int, view: View, lang: str, name: Names, pick: Pick | No
     )
     turn = view["freshness"]["turn"]
     enabled = playable_now(view, pick)
+    so_far: dict[str, Any] = {}
+    if pick is not None:
+        so_far = {"mode": pick.mode or NO_ACTION, "first": pick.cards[0] if pick.cards else None}
     items: list[discord.ui.Item[Any]] = []
     for card in hand:
         items.append(
             components.button(
-                PICK.encode(session_id, turn=turn, card=card["card"]),
+                PICK.encode(session_id, turn=turn, card=card["card"], **so_far),
                 str(card["card"]),
                 emoji=COLOUR_MARKS.get(card["colour"]),
                 style=discord.ButtonStyle.primary,
@@ -484,6 +491,15 @@ def turn_buttons(
         items.append(components.button(play, label, style=discord.ButtonStyle.success, row=2))
     items.append(components.button(BACK.encode(session_id, turn=turn), t("topdrop.button.back", lang), row=2))
     return items
+
+
+def pick_so_far(args: dict[str, Any]) -> Pick | None:
+    """The turn in the making a card's button carries (None for an id from before buttons carried it)."""
+    mode = args.get("mode")
+    if mode is None:
+        return None
+    first = args.get("first")
+    return Pick(args["turn"], None if mode == NO_ACTION else mode, () if first is None else (first,))
 
 
 def turn_action(args: dict[str, Any]) -> dict[str, Any]:

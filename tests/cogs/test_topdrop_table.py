@@ -250,3 +250,19 @@ def test_the_result_and_the_rating_are_announced(game: Any) -> None:
 def test_the_pile_picture_is_a_png_of_the_public_pile() -> None:
     png = render_pile([{"card": 3, "colour": "red"}, {"card": 22, "colour": "purple"}], "down")
     assert png.startswith(b"\x89PNG") and render_pile([], "up").startswith(b"\x89PNG")
+
+
+def test_a_cards_button_carries_the_turn_chosen_so_far_so_a_restart_between_presses_loses_nothing(
+    game: Any,
+) -> None:
+    state = started(game)
+    view = game.view_for(state, A)
+    first = table.console(SESSION, view, "en", names, Pick(1, "flip", (14,)))
+    [nine] = [args for action, args, _, _ in buttons(first.items) if action == "pick" and args["card"] == 9]
+    assert table.pick_so_far(nine) == Pick(1, "flip", (14,))
+    fresh = table.console(SESSION, view, "en", names, None)
+    [nine] = [args for action, args, _, _ in buttons(fresh.items) if action == "pick" and args["card"] == 9]
+    assert table.pick_so_far(nine) is None  # nothing chosen yet: the press starts the turn's choice
+    plain = table.console(SESSION, view, "en", names, Pick(1))
+    [nine] = [args for action, args, _, _ in buttons(plain.items) if action == "pick" and args["card"] == 9]
+    assert table.pick_so_far(nine) == Pick(1)
