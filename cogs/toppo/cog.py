@@ -7,8 +7,9 @@ the table at its pace, keeps every open console following the display, mentions 
 the timers. This module turns presses into actions and draws through table.py.
 
 The one thing kept here is the order a player is setting for a Top (which card of their line goes on which
-display position): it is no part of the game until the Top is pressed, and the Top's button carries it
-whole, so a restart that forgets it costs nothing but the picks.
+display position), to redraw their console with it: it is no part of the game until the Top is pressed, and
+the buttons carry it (the line's cards what was picked before, the Top's button the whole order), so a
+restart between two presses forgets nothing.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from bot.ui.components import Click
 from bot.ui.table import Table, TableCog, button
 from bot.ui.translator import command_text
 from cogs.toppo import table
-from cogs.toppo.table import ACCEPT, CARD, ORDER, PLAY, SEEN, SIZE, VOTE
+from cogs.toppo.table import ACCEPT, CARD, ORDER, PICKED, PLAY, SEEN, SIZE, VOTE
 
 GAMES_LOW, GAMES_HIGH = NUMBERS["games"][1:]
 DECK_LOW, DECK_HIGH = NUMBERS["deck"][1:]
@@ -133,7 +134,7 @@ class ToppoCog(TableCog, name="Toppo"):
     async def on_restart(self, click: Click) -> None:
         await self.console_press(click, {"do": "restart", **click.args})
 
-    @button("pick", PLAY, CARD)
+    @button("pick", PLAY, CARD, PICKED)
     async def on_pick(self, click: Click) -> None:
         """A card of the line picked for the next display position of the Top (or unpicked): nothing is
         played, the console shows the new order."""
@@ -146,7 +147,12 @@ class ToppoCog(TableCog, name="Toppo"):
             line = view["lines"].get(click.player) or []
             if "top" not in (view.get("offered_to_you") or []) or click.args["card"] >= len(line):
                 raise BadAction("toppo.refusal.line_not_full")
-            picks = self._current_picks(click.session_id, click.player, view)
+            carried = table.picked_so_far(click.args)
+            picks = (
+                self._current_picks(click.session_id, click.player, view)
+                if carried is None or any(index >= len(line) for index in carried)
+                else carried
+            )
             chosen = table.toggled(picks, click.args["card"])
             self._picks[(click.session_id, click.player)] = (_line_key(view, click.player), chosen)
 

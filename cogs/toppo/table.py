@@ -42,7 +42,10 @@ SIZE = codec.number("size", 3, MAX_DISPLAY)
 # The console's buttons (the cog declares the same arguments with @button).
 REVEAL = codec.Spec(GAME.name, "reveal", (PLAY,))
 RESTART = codec.Spec(GAME.name, "restart", (PLAY,))
-PICK = codec.Spec(GAME.name, "pick", (PLAY, CARD))  # sets the top's order; acts on nothing
+# Sets the top's order and acts on nothing; it carries the cards picked so far, so that a restart between two
+# presses forgets none (ids of older consoles lack them: the cog's memory then says).
+PICKED = codec.token("picked", r"[0-4]{1,5}", optional=True)
+PICK = codec.Spec(GAME.name, "pick", (PLAY, CARD, PICKED))
 TOP = codec.Spec(GAME.name, "top", (SEEN, PLAY, ORDER))
 MATCH = codec.Spec(GAME.name, "match", (SEEN, PLAY))  # a select: its value says the card and the slot
 RENEW = codec.Spec(GAME.name, "renew", (SEEN, PLAY))
@@ -306,6 +309,13 @@ def top_order(picks: Sequence[int], size: int) -> list[int]:
     return [*chosen, *(index for index in range(size) if index not in chosen)]
 
 
+def picked_so_far(args: dict[str, Any]) -> list[int] | None:
+    """The cards a line card's button says were picked before it (None for an id from before buttons
+    carried them)."""
+    picked = args.get("picked")
+    return None if picked is None else [int(index) for index in picked]
+
+
 def toggled(picks: Sequence[int], index: int) -> list[int]:
     """A press on a line card: picked for the next display position, or unpicked if it was."""
     return [i for i in picks if i != index] if index in picks else [*picks, index]
@@ -370,7 +380,7 @@ def console(session_id: int, view: View, lang: str, name: Names, picks: Sequence
         )
         lines.append(t("toppo.console.vote", lang, name=name(vote["proposer"]), ballot=mine))
     embed = discord.Embed(title=embed_title, description="\n".join(lines)[:4096], colour=GAME.colour)
-    return Table(embed, console_items(session_id, view, lang, line, offered, order, seen, play))
+    return Table(embed, console_items(session_id, view, lang, line, offered, order, seen, play, picks))
 
 
 def last_claim(record: dict[str, Any], lang: str, name: Names) -> str | None:
@@ -396,6 +406,7 @@ def console_items(
     order: list[int] | None,
     seen: int,
     play: int,
+    picks: Sequence[int] = (),
 ) -> list[discord.ui.Item[Any]]:
     """Row 0: the line's cards (the top's order) or 3 / 4 / 5; row 1: Top and Renew; row 2: the Match
     select; row 3: Reveal or Begin, Toppo, and the vote on the display."""
@@ -409,7 +420,8 @@ def console_items(
     if order is not None:
         for index, card in enumerate(line):
             position = order.index(index)
-            custom_id = PICK.encode(session_id, play=play, card=index)
+            picked = "".join(str(i) for i in picks if 0 <= i < len(line)) or None
+            custom_id = PICK.encode(session_id, play=play, card=index, picked=picked)
             label = f"{SYMBOL_MARKS.get(card[1], '?')} → {position + 1}"
             items.append(components.button(custom_id, label, emoji=COLOUR_MARKS.get(card[0]), row=0))
         top = TOP.encode(session_id, seen=seen, play=play, order="".join(map(str, order)))

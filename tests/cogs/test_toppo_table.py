@@ -143,6 +143,15 @@ def test_the_top_carries_the_order_set_card_by_card(game: Any) -> None:
     assert labels == ["H → 3", "≈ → 1", "≈ → 2"]
 
 
+def test_each_line_card_carries_the_picks_so_far_so_a_restart_between_presses_loses_none(game: Any) -> None:
+    view = game.view_for(full_lines(game), A)
+    picked = table.console(SESSION, view, "en", names, picks=[1, 2])
+    assert [table.picked_so_far(args) for args in ids(picked, "pick")] == [[1, 2]] * 3
+    # Nothing picked yet: the buttons carry nothing, and the press starts from no pick.
+    fresh = table.console(SESSION, view, "en", names)
+    assert [table.picked_so_far(args) for args in ids(fresh, "pick")] == [None] * 3
+
+
 def test_match_offers_every_card_on_every_position_and_hints_at_nothing(game: Any) -> None:
     view = game.view_for(
         full_lines(game), B

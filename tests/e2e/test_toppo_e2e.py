@@ -70,10 +70,10 @@ async def open_console(player: Player, board: Message, lang: str = "en") -> Mess
 
 
 def custom_id(console: Message, action: str, *, arg: str | None = None) -> str:
-    """The id of the console's `action` button (and, for a card of the line, its index)."""
+    """The id of the console's `action` button (and, for a card of the line, its index: `play.card[.picked]`)."""
     for button in console.buttons:
         parts = button["custom_id"].split(":")
-        if parts[2] == action and (arg is None or parts[3].split(".")[-1] == arg):
+        if parts[2] == action and (arg is None or parts[3].split(".")[1] == arg):
             return str(button["custom_id"])
     raise AssertionError(f"no {action} button on {console!r}: {console.button_labels}")
 
