@@ -68,8 +68,10 @@ class Database:
         self._drained = asyncio.Event()  # set while no batch is in flight
         self._drained.set()
         self._writer: WriterProcess | None = None
-        # The longest a batch kept the writer process (its commit and any log catch-up before it), seconds.
+        # The longest a batch kept the writer process (its commit and any log catch-up before it), and the
+        # longest log catch-up alone (the checkpoint holding the commits), seconds.
         self.longest_commit = 0.0
+        self.longest_catch_up = 0.0
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = DEFAULT_SYNCHRONOUS) -> Database:
@@ -216,8 +218,9 @@ class Database:
         """A batch's reply: settle every unit's future, then send what arrived meanwhile."""
         batch, self._in_flight = self._in_flight, []
         kind, value = reply[0], reply[1]
-        if len(reply) > 2:
+        if len(reply) > 3:
             self.longest_commit = max(self.longest_commit, reply[2])
+            self.longest_catch_up = max(self.longest_catch_up, reply[3])
         for index, (_, future) in enumerate(batch):
             if future.done():
                 continue

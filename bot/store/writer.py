@@ -38,10 +38,16 @@ HEADER = struct.Struct("!I")
 READY = b"ready"
 # Past this many frames (4 KB pages: 16 MB) in the log, the writer finishes a checkpoint itself between two
 # batches, so that its next commit starts the log again from its beginning; the file is cut back to it.
-# The thread's checkpoints leave it little to copy (see Checkpoints): under full load it holds the commits
-# for a few milliseconds, several times a second; at 200 actions/s the log starts again on its own, in the
-# pauses between commits, and this never happens.
+# It does so only just after one of the thread's checkpoints began, so that little is left to copy (see
+# Checkpoints): under full load it holds the commits for a few milliseconds, several times a second; at
+# 200 actions/s the log starts again on its own, in the pauses between commits, and this never happens.
 LOG_RESTART_FRAMES = 4_096
+# What "just after" means: the frames appended since the thread's last checkpoint began are what the
+# catch-up copies (a commit waits for it), so it copies at most this much of the log's growth.
+CATCH_UP_WINDOW_SECONDS = 0.005
+# A log this many times the restart length is caught up whatever the thread's timing (a disk so slow that
+# the thread never keeps up): the log stays bounded, at the cost of one longer hold.
+LOG_LIMIT_FACTOR = 4
 # How a commit reaches the disk (`SYNCHRONOUS`): FULL, the default, syncs the log at every commit, so an
 # acknowledged action survives a power cut; NORMAL syncs only at checkpoints (faster, and the last second
 # of actions players saw applied can be lost with the machine, never with the bot alone).
@@ -55,8 +61,9 @@ PRAGMAS = (
 )
 
 # What the database gets back for a batch: the outcome of each unit, or the error of the whole batch (and,
-# from the writer process, how long the batch kept the writer: `Database.longest_commit`).
-Reply = tuple[str, Any] | tuple[str, Any, float]
+# from the writer process, how long the batch kept the writer and how much of it was the log's catch-up
+# before it: `Database.longest_commit`, `Database.longest_catch_up`).
+Reply = tuple[str, Any] | tuple[str, Any, float, float]
 
 
 class WriterStopped(RuntimeError):
@@ -236,16 +243,16 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def _reply_frame(reply: tuple[str, Any], took: float) -> bytes:
-    """The reply and how long the batch took, as one frame; a value that cannot cross the pipe as itself (an
-    error of a library's own type, say) crosses as a RuntimeError that names it."""
+def _reply_frame(reply: tuple[str, Any], took: float, caught_up: float = 0.0) -> bytes:
+    """The reply and how long the batch took (and the catch-up within it), as one frame; a value that cannot
+    cross the pipe as itself (an error of a library's own type, say) crosses as a RuntimeError that names it."""
     kind, value = reply
     try:
-        return frame(pickle.dumps((kind, value, took), protocol=pickle.HIGHEST_PROTOCOL))
+        return frame(pickle.dumps((kind, value, took, caught_up), protocol=pickle.HIGHEST_PROTOCOL))
     except Exception:
         values = value if kind == "ok" else [(False, value)]
         safe = [(ok, _crossable(item)) for ok, item in values]
-        return frame(pickle.dumps((kind, safe if kind == "ok" else safe[0][1], took)))
+        return frame(pickle.dumps((kind, safe if kind == "ok" else safe[0][1], took, caught_up)))
 
 
 def _crossable(value: Any) -> Any:
@@ -266,8 +273,12 @@ class Checkpoints:
     between two batches, and the next commit starts the log from its beginning.
 
     What is left must be little, since commits wait meanwhile: checkpoints follow one another while writes
-    come (no pause between them), so at most one checkpoint's worth of frames remains. With a pause of 50 ms
-    between them, a catch-up on a 900 MB database held the writer 60 ms; without, under 8 ms.
+    come (no pause between them); once the log is long, the thread stops after its checkpoint and hands over
+    to the writer, whose next catch-up copies only what was appended since that checkpoint began — if it
+    began at most `CATCH_UP_WINDOW_SECONDS` ago; otherwise the thread checkpoints again, which leaves less
+    (at full load, 30–50 frames are left: 1–5 ms). A catch-up right after a long checkpoint (20–80 ms when
+    the disk is busy) held the writer 20–50 ms; with a pause of 50 ms between checkpoints, 60 ms on a 900 MB
+    database. Past `LOG_LIMIT_FACTOR` times the restart length, the writer catches up whatever is left.
     """
 
     def __init__(self, path: str, interval: float = 0.0, restart_frames: int = LOG_RESTART_FRAMES) -> None:
@@ -276,7 +287,10 @@ class Checkpoints:
         self._restart_frames = restart_frames
         self._wrote = threading.Event()
         self._stopping = threading.Event()
+        self._handed_over = threading.Event()  # the thread waits for the writer's catch-up
+        self._resume = threading.Event()
         self.log_frames = 0  # the log's length at the last checkpoint
+        self.began = 0.0  # when the last checkpoint that ran (not refused as busy) began, monotonic seconds
         self._thread = threading.Thread(target=self._run, name="checkpoints", daemon=True)
         self._thread.start()
 
@@ -293,24 +307,38 @@ class Checkpoints:
                     return
                 self._wrote.clear()
                 try:
-                    _, frames, _ = connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-                    self.log_frames = frames
+                    began = time.monotonic()
+                    busy, frames, _ = connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                    if not busy:  # busy: a reader or the writer held the log; this one copied nothing
+                        self.began, self.log_frames = began, frames
                 except sqlite3.Error as exc:
                     log.warning("checkpoint failed (the next one retries): %s", exc)
+                if self.log_frames >= self._restart_frames:
+                    self._resume.clear()
+                    self._handed_over.set()
+                    if not self._stopping.is_set():  # stop() sets it before it resumes the thread
+                        self._resume.wait()
                 self._stopping.wait(self._interval)
 
     def catch_up(self, connection: sqlite3.Connection) -> None:
-        """On the writer's connection, when the log is long: no frame is appended while it copies."""
-        if self.log_frames >= self._restart_frames:
+        """On the writer's connection between two batches, once the thread has handed over: no frame is
+        appended while it copies."""
+        if not self._handed_over.is_set():
+            return
+        self._handed_over.clear()
+        recent = time.monotonic() - self.began <= CATCH_UP_WINDOW_SECONDS
+        if recent or self.log_frames >= self._restart_frames * LOG_LIMIT_FACTOR:
             self.log_frames = 0
             try:
                 connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
             except sqlite3.Error as exc:  # the batches are committed: the next catch-up retries
                 log.warning("checkpoint failed (the next one retries): %s", exc)
+        self._resume.set()
 
     def stop(self) -> None:
         self._stopping.set()
         self._wrote.set()
+        self._resume.set()
         self._thread.join()
 
 
@@ -342,7 +370,7 @@ def serve(path: str, requests: int, replies: int, synchronous: str = DEFAULT_SYN
                 reply = ("failed", exc)
             # How long this batch waited for the writer: its commit, and the catch-up that came before it.
             took = time.perf_counter() - started + caught_up
-            _write_all(replies, _reply_frame(reply, took))
+            _write_all(replies, _reply_frame(reply, took, caught_up))
             checkpoints.wrote()
             started = time.perf_counter()
             checkpoints.catch_up(connection)

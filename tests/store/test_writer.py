@@ -14,7 +14,7 @@ from functools import partial
 
 import pytest
 
-from bot.store import Store, UnusableDatabase
+from bot.store import Store, UnusableDatabase, writer
 from bot.store.database import Statement
 from bot.store.writer import PRAGMAS, Checkpoints, WriterStopped
 
@@ -216,8 +216,18 @@ def test_under_steady_writes_the_log_starts_again_instead_of_growing_without_end
     assert kept < 2_000
 
 
+def test_a_log_the_thread_never_leaves_short_is_still_caught_up_at_its_limit(tmp_path, monkeypatch):
+    # The writer catches up only just after a checkpoint began (little left to copy); were that never so
+    # (a disk too slow for the thread), the log is caught up all the same once it is LOG_LIMIT_FACTOR long.
+    monkeypatch.setattr(writer, "CATCH_UP_WINDOW_SECONDS", -1.0)
+    monkeypatch.setattr(writer, "LOG_LIMIT_FACTOR", 3)
+    kept = wal_frames_after_steady_writes(tmp_path / "limit.db", catch_up=True)
+    assert kept < 500 * 3 + 2_000  # steady writes without a catch-up leave over 5,000 (the test above)
+
+
 async def test_the_writer_tells_how_long_each_batch_kept_it(store):
     assert store.db.longest_commit == 0.0
     await asyncio.gather(*(store.db.run(meta_row(f"k{n}", "v")) for n in range(50)))
     # A commit with its sync to the disk: above nothing, and far below a second on any disk.
     assert 0.0 < store.db.longest_commit < 1.0
+    assert 0.0 <= store.db.longest_catch_up <= store.db.longest_commit
