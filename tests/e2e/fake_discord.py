@@ -50,7 +50,7 @@ log = logging.getLogger(__name__)
 API_PREFIX = "/api/v10"
 DEFAULT_TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAw.fake.e2e-token-not-a-real-secret"
 DEFAULT_USERS = ("alice", "bob", "carol", "dave", "erin")
-# The second guild (on the shard after the first's, whatever the shard count) and its channels.
+# The second guild (on shard 1 of two, and on the shard after the first's for any count) and its channels.
 SECOND_GUILD_NAME = "Second table"
 SECOND_CHANNELS = ("general-2", "games-2")
 ANSWER_DEADLINE = 3.0  # seconds to answer or defer an interaction
@@ -210,7 +210,8 @@ class FakeDiscord:
     """The fake: two guilds with channels and members, the bot's application, and its state.
 
     The first guild ("Games table": general, games) is the one the tests play in; the second ("Second
-    table": general-2, games-2) is on the next shard, for tests of a sharded bot. Every member is in both.
+    table": general-2, games-2) is on the next shard, for tests of a sharded bot: with two shards, the first
+    guild is on shard 0 and the second on shard 1. Every member is in both.
     """
 
     def __init__(
@@ -231,7 +232,10 @@ class FakeDiscord:
         self.application_id = self.ids.next()
         self.bot_user = FakeUser(self.application_id, "topbot", bot=True, permissions=BOT_PERMISSIONS)
         self.owner = FakeUser(self.ids.next(), "dev", permissions=ALL_PERMISSIONS)
+        # The first guild on shard 0 of two, the second on the next shard (1 of two; another for any count).
         self.guild_id = self.ids.next()
+        if (self.guild_id >> 22) % 2:
+            self.guild_id = self.ids.next_on_the_next_shard(self.guild_id)
         self.second_guild_id = self.ids.next_on_the_next_shard(self.guild_id)
         self.guild_names = {self.guild_id: "Games table", self.second_guild_id: SECOND_GUILD_NAME}
         self.categories = {guild: self.ids.next() for guild in self.guild_names}
