@@ -155,14 +155,12 @@ class AdvisoryShardLocks:
     async def acquire(self, shards: Shards) -> None:
         if self._connection is None:
             self._connection = await self._connect()
-        taken: list[int] = []
         for shard in shards.ids:
             if await self._connection.fetchval(
                 "SELECT pg_try_advisory_lock($1, $2)", ADVISORY_LOCK_SPACE, shard
             ):
-                taken.append(shard)
                 continue
-            await self.release()
+            await self.release()  # and the shards taken so far with it
             raise ShardsRefused(
                 f"shard {shard} of {shards.count} is served by another bot process: give each process "
                 "different SHARD_IDS, or stop the other one first"

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,7 +18,15 @@ from bot.engine.errors import NotServedHere
 from bot.engine.sessions import SessionManager
 from bot.store import Shards, ShardsRefused, Store, VoteRecord
 from bot.store.migrations import MIGRATIONS
-from bot.store.shards import SHARD_COUNT_KEY, FileShardLocks, check_shard_count, claim, set_count, shard_of
+from bot.store.shards import (
+    SHARD_COUNT_KEY,
+    AdvisoryShardLocks,
+    FileShardLocks,
+    check_shard_count,
+    claim,
+    set_count,
+    shard_of,
+)
 from tests.engine.race_game import RaceGame
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -189,3 +200,67 @@ async def test_a_manager_arms_only_its_shards_deadlines_and_refuses_another_shar
         assert manager.loaded_sessions == 1  # the other shard's session was never kept
     finally:
         await manager.close()
+
+
+POSTGRES_URL = os.environ.get("DATABASE_URL", "")
+needs_postgres = pytest.mark.skipif(
+    not POSTGRES_URL.startswith(("postgresql://", "postgres://")),
+    reason="advisory locks need a PostgreSQL server: set DATABASE_URL=postgresql://…",
+)
+
+
+@needs_postgres
+async def test_a_shard_held_by_one_process_is_refused_to_another_until_its_connection_ends():
+    import asyncpg
+
+    def connect() -> Any:
+        return asyncpg.connect(POSTGRES_URL)
+
+    holder, other = AdvisoryShardLocks(connect), AdvisoryShardLocks(connect)
+    await holder.acquire(Shards(2, (1,)))
+    try:
+        with pytest.raises(ShardsRefused, match=r"shard 1 of 2 is served by another bot process"):
+            await other.acquire(Shards(2, (0, 1)))
+        await other.acquire(Shards(2, (0,)))  # the refusal took nothing with it: shard 0 is free
+        await other.release()
+    finally:
+        await holder.release()  # its connection closes: the server frees its locks
+    await other.acquire(Shards.every(2))
+    await other.release()
+
+
+@needs_postgres
+async def test_a_killed_process_frees_its_shard_at_once():
+    import asyncpg
+
+    script = textwrap.dedent(
+        f"""
+        import asyncio, asyncpg, sys
+        from bot.store.shards import AdvisoryShardLocks, Shards
+        async def hold():
+            locks = AdvisoryShardLocks(lambda: asyncpg.connect({POSTGRES_URL!r}))
+            await locks.acquire(Shards(2, (1,)))
+            print("held", flush=True)
+            await asyncio.sleep(60)
+        asyncio.run(hold())
+        """
+    )
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", script, cwd=REPO_ROOT, stdout=asyncio.subprocess.PIPE
+    )
+    assert child.stdout is not None
+    assert await asyncio.wait_for(child.stdout.readline(), 30) == b"held\n"
+    locks = AdvisoryShardLocks(lambda: asyncpg.connect(POSTGRES_URL))
+    with pytest.raises(ShardsRefused):
+        await locks.acquire(Shards(2, (1,)))
+    child.kill()
+    await child.wait()
+    killed_at = time.monotonic()
+    while True:  # the server sees the socket close and ends the session: its locks go with it
+        try:
+            await locks.acquire(Shards(2, (1,)))
+            break
+        except ShardsRefused:
+            assert time.monotonic() - killed_at < 1.0, "the dead process's shard was not freed within 1 s"
+            await asyncio.sleep(0.01)
+    await locks.release()
