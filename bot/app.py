@@ -326,6 +326,17 @@ class TopBot(commands.Bot):
                 await self.store.close()
 
 
+class _FirstGatewayFailure(logging.Filter):
+    """discord.py logs a shard that failed to connect with its traceback before retrying it; a very first
+    connection that failed is told in one line instead (GatewayUnreachable, see ShardedTopBot)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], GatewayUnreachable))
+
+
+logging.getLogger("discord.shard").addFilter(_FirstGatewayFailure())
+
+
 class ShardedTopBot(TopBot, commands.AutoShardedBot):
     """A process that serves several shards: discord.py's AutoShardedBot, one gateway session per shard."""
 
