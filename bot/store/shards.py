@@ -152,6 +152,17 @@ class AdvisoryShardLocks:
         self._connect = connect
         self._connection: Any = None
 
+    @classmethod
+    def for_url(cls, url: str) -> AdvisoryShardLocks:
+        """Locks held on a connection of their own to the database at `url` (postgresql://…)."""
+
+        async def connect() -> Any:
+            import asyncpg
+
+            return await asyncpg.connect(url)
+
+        return cls(connect)
+
     async def acquire(self, shards: Shards) -> None:
         if self._connection is None:
             self._connection = await self._connect()

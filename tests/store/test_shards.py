@@ -10,7 +10,6 @@ import sys
 import textwrap
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -211,12 +210,7 @@ needs_postgres = pytest.mark.skipif(
 
 @needs_postgres
 async def test_a_shard_held_by_one_process_is_refused_to_another_until_its_connection_ends():
-    import asyncpg
-
-    def connect() -> Any:
-        return asyncpg.connect(POSTGRES_URL)
-
-    holder, other = AdvisoryShardLocks(connect), AdvisoryShardLocks(connect)
+    holder, other = AdvisoryShardLocks.for_url(POSTGRES_URL), AdvisoryShardLocks.for_url(POSTGRES_URL)
     await holder.acquire(Shards(2, (1,)))
     try:
         with pytest.raises(ShardsRefused, match=r"shard 1 of 2 is served by another bot process"):
@@ -231,14 +225,12 @@ async def test_a_shard_held_by_one_process_is_refused_to_another_until_its_conne
 
 @needs_postgres
 async def test_a_killed_process_frees_its_shard_at_once():
-    import asyncpg
-
     script = textwrap.dedent(
         f"""
-        import asyncio, asyncpg, sys
+        import asyncio
         from bot.store.shards import AdvisoryShardLocks, Shards
         async def hold():
-            locks = AdvisoryShardLocks(lambda: asyncpg.connect({POSTGRES_URL!r}))
+            locks = AdvisoryShardLocks.for_url({POSTGRES_URL!r})
             await locks.acquire(Shards(2, (1,)))
             print("held", flush=True)
             await asyncio.sleep(60)
@@ -250,7 +242,7 @@ async def test_a_killed_process_frees_its_shard_at_once():
     )
     assert child.stdout is not None
     assert await asyncio.wait_for(child.stdout.readline(), 30) == b"held\n"
-    locks = AdvisoryShardLocks(lambda: asyncpg.connect(POSTGRES_URL))
+    locks = AdvisoryShardLocks.for_url(POSTGRES_URL)
     with pytest.raises(ShardsRefused):
         await locks.acquire(Shards(2, (1,)))
     child.kill()
