@@ -676,6 +676,7 @@ class SessionManager:
         record = await self.store.sessions.header(session_id)
         if record is None:
             return
+        self.require_served(record.guild_id, f"session {session_id}")  # never close another process's game
         log.error("session %d cannot be read and is closed: %s: %s", session_id, type(error).__name__, error)
         if record.is_open:
             await self.store.db.run(

@@ -201,6 +201,19 @@ async def test_a_manager_arms_only_its_shards_deadlines_and_refuses_another_shar
         await manager.close()
 
 
+async def test_an_unreadable_game_of_another_shard_is_left_to_its_own_process(store):
+    sessions = await open_lobbies(store)
+    async with store.transaction() as tx:
+        await tx.execute("UPDATE sessions SET players = '[unreadable' WHERE id = ?", (sessions[ON_SHARD_0],))
+    manager = SessionManager(store, {"race": RaceGame()}, shards=ONLY_SHARD_1)
+    try:
+        with pytest.raises(NotServedHere):
+            await manager.session(sessions[ON_SHARD_0])
+    finally:
+        await manager.close()
+    assert (await store.sessions.header(sessions[ON_SHARD_0])).status == "lobby"  # not closed from here
+
+
 POSTGRES_URL = os.environ.get("DATABASE_URL", "")
 needs_postgres = pytest.mark.skipif(
     not POSTGRES_URL.startswith(("postgresql://", "postgres://")),
