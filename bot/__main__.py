@@ -17,7 +17,7 @@ import aiohttp
 import discord
 
 from bot.config import Settings, SettingsError
-from bot.store import SchemaTooNew, Store, UnusableDatabase
+from bot.store import SchemaTooNew, ShardsRefused, Store, UnusableDatabase
 
 if TYPE_CHECKING:
     from bot.app import TopBot
@@ -141,7 +141,7 @@ async def reach_discord(bot: TopBot, runner: asyncio.Task[None], stop: asyncio.E
 
 
 async def run(settings: Settings) -> int:
-    from bot.app import TopBot, invite_url
+    from bot.app import invite_url, make_bot
 
     assert settings.token is not None
     if settings.application_id:
@@ -152,7 +152,14 @@ async def run(settings: Settings) -> int:
     except (SchemaTooNew, UnusableDatabase) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    bot = TopBot(settings, store)
+    bot = make_bot(settings, store)
+    try:
+        # Before logging in: a process refused its shards never reaches Discord.
+        await bot.claim_shards()
+    except ShardsRefused as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        await store.close()
+        return 2
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):

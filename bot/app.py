@@ -21,7 +21,8 @@ from bot.engine.sessions import ActResult, SessionManager
 from bot.games import GameInfo, listed_games, loaded_games
 from bot.i18n import N_, t
 from bot.render.pictures import Pictures
-from bot.store import SessionRecord, Store
+from bot.store import SessionRecord, Shards, Store
+from bot.store.shards import claim
 from bot.ui.components import TableItem, dispatch_interaction
 from bot.ui.replies import NO_MENTIONS, reply_error, unwrap
 from bot.ui.translator import CommandTranslator
@@ -83,7 +84,10 @@ def invite_url(application_id: int) -> str:
 
 
 class TopBot(commands.Bot):
-    """The Top games bot: slash commands and buttons only, so no privileged intents are needed."""
+    """The Top games bot: slash commands and buttons only, so no privileged intents are needed.
+
+    A process that serves one shard (the default: the only shard) is a plain discord.py bot told its shard;
+    one that serves several is a `ShardedTopBot`. `make_bot` picks."""
 
     store: Store
     sessions: SessionManager
@@ -91,7 +95,9 @@ class TopBot(commands.Bot):
     def __init__(self, settings: Settings, store: Store | None = None) -> None:
         # The bot never joins a voice channel: no warning at every start that voice is not supported.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+        self.own_shards = Shards(settings.shard_count, settings.shard_ids)
         super().__init__(
+            **self._shard_options(),
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             # Slash commands and buttons only: no message is ever read back from a cache, and a thousand
@@ -121,16 +127,37 @@ class TopBot(commands.Bot):
         self.connected = asyncio.Event()
         self._open_gateway = self.http.ws_connect
         self.http.ws_connect = self._first_gateway_or_fail  # type: ignore[method-assign]
+        self._unreachable: GatewayUnreachable | None = None
+        self._shards_claimed = False
+
+    def _shard_options(self) -> dict[str, Any]:
+        """discord.py's own sharding: the shard this process identifies with (none said: the only one)."""
+        shards = self.own_shards
+        if shards.count == 1:
+            return {}
+        return {"shard_id": shards.ids[0], "shard_count": shards.count}
+
+    def _gateway_session_exists(self) -> bool:
+        return self.ws is not None
 
     async def _first_gateway_or_fail(self, url: str, *, compress: int = 0) -> aiohttp.ClientWebSocketResponse:
         """Open a gateway socket; if the very first one fails, end the start-up (see GatewayUnreachable).
-        Once a session exists (`self.ws`), failures are discord.py's to retry."""
+        Once a session exists, failures are discord.py's to retry."""
         try:
             return await self._open_gateway(url, compress=compress)
         except (OSError, aiohttp.ClientError) as exc:
-            if self.ws is None:
-                raise GatewayUnreachable(str(exc)) from exc
+            if not self._gateway_session_exists():
+                self._unreachable = GatewayUnreachable(str(exc))
+                raise self._unreachable from exc
             raise
+
+    async def claim_shards(self) -> None:
+        """Before any shard connects: the shard count must be the one the store recorded, and this process
+        takes its shards' locks (ShardsRefused, one line, otherwise). Done once; `python -m bot` does it
+        before logging in, so that a refused process never reaches Discord."""
+        if not self._shards_claimed:
+            await claim(self.store, self.own_shards)
+            self._shards_claimed = True
 
     async def on_connect(self) -> None:
         self.connected.set()
@@ -147,6 +174,8 @@ class TopBot(commands.Bot):
         self.pictures.start()
         if not hasattr(self, "store"):
             self.store = await Store.open(self.settings.database_path, synchronous=self.settings.synchronous)
+        # Before anything of a shard is restored: another process may hold it.
+        await self.claim_shards()
         from bot.words import WordService
 
         self.words = WordService()
@@ -160,6 +189,7 @@ class TopBot(commands.Bot):
             games,
             lobby_seconds=self.settings.lobby_minutes * 60,
             max_games_per_guild=self.settings.max_games_per_server,
+            shards=self.own_shards,
         )
         self.sessions.listeners.append(self._on_session_events)
         self.add_dynamic_items(TableItem)
@@ -183,7 +213,11 @@ class TopBot(commands.Bot):
         self.set_up.set()
 
     async def sync_commands(self) -> bool:
-        """Sync the command tree only when it changed since the last sync (Discord allows 200 creates a day)."""
+        """Sync the command tree only when it changed since the last sync (Discord allows 200 creates a day).
+        Only the process that serves shard 0 syncs: the commands are the bot's, whatever the shard."""
+        if not self.own_shards.holds_first:
+            log.info("command tree synced by the process of shard 0; not syncing")
+            return False
         guild = discord.Object(id=self.settings.dev_guild_id) if self.settings.dev_guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
@@ -290,3 +324,37 @@ class TopBot(commands.Bot):
         if hasattr(self, "store"):
             with contextlib.suppress(Exception):
                 await self.store.close()
+
+
+class _FirstGatewayFailure(logging.Filter):
+    """discord.py logs a shard that failed to connect with its traceback before retrying it; a very first
+    connection that failed is told in one line instead (GatewayUnreachable, see ShardedTopBot)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], GatewayUnreachable))
+
+
+logging.getLogger("discord.shard").addFilter(_FirstGatewayFailure())
+
+
+class ShardedTopBot(TopBot, commands.AutoShardedBot):
+    """A process that serves several shards: discord.py's AutoShardedBot, one gateway session per shard."""
+
+    def _shard_options(self) -> dict[str, Any]:
+        return {"shard_ids": list(self.own_shards.ids), "shard_count": self.own_shards.count}
+
+    def _gateway_session_exists(self) -> bool:
+        return bool(self.shards)
+
+    async def launch_shard(self, gateway: Any, shard_id: int, *, initial: bool = False) -> None:
+        # discord.py retries a shard that failed to connect for ever: a very first connection that failed
+        # (GatewayUnreachable) ends the start-up instead, at the retry.
+        if self._unreachable is not None:
+            raise self._unreachable
+        await super().launch_shard(gateway, shard_id, initial=initial)
+
+
+def make_bot(settings: Settings, store: Store | None = None) -> TopBot:
+    """The bot for these settings: one that serves several shards is an AutoShardedBot."""
+    kind = ShardedTopBot if len(settings.shard_ids) > 1 else TopBot
+    return kind(settings, store)

@@ -37,6 +37,10 @@ class Settings:
     extra_games: tuple[str, ...] = ()
     # How commits reach the disk: FULL (an acknowledged action is on disk) or NORMAL (see .env.example).
     synchronous: str = DEFAULT_SYNCHRONOUS
+    # Discord's shards: every process of the bot splits the guilds into `shard_count` shards (the same count
+    # everywhere) and serves `shard_ids` of them; by default one process serves every shard.
+    shard_count: int = 1
+    shard_ids: tuple[int, ...] = (0,)
 
     @classmethod
     def from_env(cls, env_file: str | Path | None = ".env") -> Settings:
@@ -56,6 +60,7 @@ class Settings:
         log_level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if log_level not in LOG_LEVELS:
             raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
+        shard_count = _positive_int("SHARD_COUNT", 1)
         return cls(
             token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
             database_path=Path(os.environ.get("DATABASE_PATH", "data/bot.db")),
@@ -72,6 +77,8 @@ class Settings:
                 name.strip() for name in os.environ.get("EXTRA_GAMES", "").split(",") if name.strip()
             ),
             synchronous=synchronous,
+            shard_count=shard_count,
+            shard_ids=_shard_ids(shard_count),
         )
 
 
@@ -127,3 +134,20 @@ def _minutes_or_off(name: str, default: float) -> float:
     if value < 0:
         raise SettingsError(f"{name} must be 0 (off) or more, not {raw!r}")
     return value
+
+
+def _shard_ids(count: int) -> tuple[int, ...]:
+    """SHARD_IDS: the shards this process serves, comma-separated, each below SHARD_COUNT; default all."""
+    raw = os.environ.get("SHARD_IDS", "").strip()
+    if not raw:
+        return tuple(range(count))
+    parts = [part.strip() for part in raw.split(",")]
+    if not all(part.isdigit() for part in parts):
+        raise SettingsError(f"SHARD_IDS must be shard numbers separated by commas (e.g. 0,1), not {raw!r}")
+    ids = tuple(sorted({int(part) for part in parts}))
+    outside = [shard for shard in ids if shard >= count]
+    if outside:
+        raise SettingsError(
+            f"SHARD_IDS must be below SHARD_COUNT ({count}): shards are numbered 0 to {count - 1}, not {raw!r}"
+        )
+    return ids

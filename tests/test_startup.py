@@ -47,6 +47,7 @@ async def run_bot(
     token: str = "refused",
     deadline: float = 20.0,
     database: Path | None = None,
+    settings: dict[str, str] | None = None,
 ) -> SimpleNamespace:
     # Only what the process needs: a setting left in this process's environment (a .env read by another
     # test) must not reach the bot.
@@ -60,6 +61,7 @@ async def run_bot(
         TEST_DISCORD_GATEWAY=gateway,
         TEST_DEADLINE_SECONDS=str(deadline),
         PYTHONPATH=str(REPO_ROOT),
+        **(settings or {}),
     )
     process = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -184,6 +186,21 @@ async def test_a_gateway_refused_after_the_login_is_told_in_one_line(tmp_path, f
     line = the_one_line(result)
     assert f"cannot reach Discord's gateway at 127.0.0.1:{refused_port}: Connection refused" in line
     assert fake_discord.global_commands  # logged in and set up: the commands were synced first
+
+
+async def test_a_process_of_several_shards_refused_its_first_gateway_is_told_in_one_line(
+    tmp_path, fake_discord, refused_port
+):
+    # discord.py's AutoShardedBot retries a shard that failed to connect for ever, with a traceback.
+    result = await run_bot(
+        tmp_path,
+        fake_discord.api_base,
+        f"ws://127.0.0.1:{refused_port}/gateway",
+        token=fake_discord.token,
+        settings={"SHARD_COUNT": "2"},
+    )
+    line = the_one_line(result)
+    assert f"cannot reach Discord's gateway at 127.0.0.1:{refused_port}: Connection refused" in line
 
 
 async def test_a_gateway_that_never_answers_is_told_in_one_line_at_the_deadline(

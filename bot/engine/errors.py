@@ -72,3 +72,9 @@ class NoSuchSession(GameError):
 
 class ChannelBusy(GameError):
     code = "channel_busy"
+
+
+class NotServedHere(GameError):
+    """The game's server is on a shard another process of the bot serves: this one must not touch it."""
+
+    code = "not_served_here"

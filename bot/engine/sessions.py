@@ -22,6 +22,7 @@ from bot.engine.errors import (
     GameOver,
     NoSuchSession,
     NotAPlayer,
+    NotServedHere,
     StaleAction,
     WrongPhase,
 )
@@ -42,7 +43,7 @@ from bot.engine.timers import TimerWheel
 from bot.i18n import N_
 from bot.monitor import YoungCollections
 from bot.ratings import Match, finishing_unit
-from bot.store import ActionRecord, ChannelTaken, ResultRow, SessionRecord, Store, UsedWordRecord
+from bot.store import ActionRecord, ChannelTaken, ResultRow, SessionRecord, Shards, Store, UsedWordRecord
 from bot.store.database import Statement, Unit
 from bot.store.repositories import ServerWords, Sessions, StoredSession, encode
 
@@ -159,8 +160,11 @@ class SessionManager:
         lobby_seconds: float = 15 * 60,
         idle_seconds: float = 10 * 60,
         max_games_per_guild: int | None = None,
+        shards: Shards | None = None,
     ) -> None:
         self.store = store
+        # The guilds this process serves: only their sessions are restored, loaded or acted on.
+        self.shards = shards or Shards()
         self.games = dict(games)
         self.clock = clock
         self.lobby_seconds = lobby_seconds
@@ -178,14 +182,27 @@ class SessionManager:
     # -- life cycle -------------------------------------------------------------------------------
 
     async def start(self) -> int:
-        """Arm every stored deadline (a restart loses nothing); sessions load when first used.
+        """Arm every stored deadline of the guilds of this process's shards (a restart loses nothing);
+        sessions load when first used.
 
-        Returns how many sessions are open."""
-        for session_id, key, at in await self.store.sessions.all_deadlines():
+        Returns how many of those sessions are open."""
+        for session_id, key, at in await self.store.sessions.all_deadlines(self.shards):
             self.timers.arm(session_id, key, at)
-        count = await self.store.sessions.count_open()
-        log.info("restored %d open session(s), %d deadline(s) armed", count, len(self.timers))
+        count = await self.store.sessions.count_open(self.shards)
+        log.info(
+            "restored %d open session(s), %d deadline(s) armed%s",
+            count,
+            len(self.timers),
+            "" if self.shards.all else f" ({self.shards.describe()})",
+        )
         return count
+
+    def require_served(self, guild_id: int | None, what: str) -> None:
+        """Refuse (NotServedHere, and a warning in the log) what belongs to a guild of another process's
+        shard. Discord sends a process only its own guilds' interactions, so this is a guard, never a path."""
+        if not self.shards.owns(guild_id):
+            log.warning("refused %s of guild %s: not on %s", what, guild_id, self.shards.describe())
+            raise NotServedHere(N_("engine.not_served_here"))
 
     async def close(self) -> None:
         """Stop every timer and wait for actions under way to finish their writes."""
@@ -229,6 +246,7 @@ class SessionManager:
         """A new lobby in the channel with the host seated; refused when a game is already open there, when
         the host already has an open lobby on this server, or when the server has its most games open: the
         lower of the manager's limit (the bot's) and `max_games` (the server's own, given by the caller)."""
+        self.require_served(guild_id, "a new lobby")
         game = self._game(game_name)
         # Bad options are refused now, not when the host presses Start.
         game.validate_options(dict(options))
@@ -639,6 +657,8 @@ class SessionManager:
                 stored = await self.store.sessions.load_with_tail(session_id)
                 if stored is None:
                     raise NoSuchSession("engine.no_such_session")
+                # Before it is restored: another process may be writing it.
+                self.require_served(stored.record.guild_id, f"session {session_id}")
                 live = _restore(self.games.get(stored.record.game), stored)
             except GameError:
                 raise
@@ -656,6 +676,7 @@ class SessionManager:
         record = await self.store.sessions.header(session_id)
         if record is None:
             return
+        self.require_served(record.guild_id, f"session {session_id}")  # never close another process's game
         log.error("session %d cannot be read and is closed: %s: %s", session_id, type(error).__name__, error)
         if record.is_open:
             await self.store.db.run(

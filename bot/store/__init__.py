@@ -41,6 +41,7 @@ from bot.store.repositories import (
     VoteRecord,
     Votes,
 )
+from bot.store.shards import FileShardLocks, NoShardLocks, ShardLocks, Shards, ShardsRefused
 from bot.store.writer import DEFAULT_SYNCHRONOUS
 
 __all__ = [
@@ -61,6 +62,9 @@ __all__ = [
     "ServerWord",
     "ServerWords",
     "SessionRecord",
+    "ShardLocks",
+    "Shards",
+    "ShardsRefused",
     "StaleWrite",
     "Standing",
     "Store",
@@ -75,8 +79,10 @@ __all__ = [
 class Store:
     """The database and its repositories."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, shard_locks: ShardLocks | None = None) -> None:
         self.db = db
+        # Who owns which shard (bot/store/shards.py): nothing to share for a database in memory.
+        self.shard_locks: ShardLocks = shard_locks or NoShardLocks()
         self.sessions = Sessions(db)
         self.actions = Actions(db)
         self.used_words = UsedWords(db)
@@ -95,10 +101,12 @@ class Store:
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = DEFAULT_SYNCHRONOUS) -> Store:
-        return cls(await Database.open(path, synchronous=synchronous))
+        locks = NoShardLocks() if str(path) == ":memory:" else FileShardLocks(Path(path))
+        return cls(await Database.open(path, synchronous=synchronous), locks)
 
     def transaction(self) -> AbstractAsyncContextManager[Transaction]:
         return self.db.transaction()
 
     async def close(self) -> None:
         await self.db.close()
+        await self.shard_locks.release()

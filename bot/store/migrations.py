@@ -216,4 +216,10 @@ MIGRATIONS: list[str] = [
     CREATE INDEX sessions_finished_by_game ON sessions (guild_id, game, updated_at)
         WHERE status = 'finished';
     """,
+    # 10: each vote's guild, so that a process restores only the votes of the guilds of its shards (the guild of
+    # a vote of a session is its session's; a vote of no session keeps none, and shard 0 serves it).
+    """
+    ALTER TABLE votes ADD COLUMN guild_id INTEGER;
+    UPDATE votes SET guild_id = (SELECT sessions.guild_id FROM sessions WHERE sessions.id = votes.session_id);
+    """,
 ]

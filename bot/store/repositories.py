@@ -14,6 +14,7 @@ import aiosqlite
 import orjson
 
 from bot.store.database import Database, StaleWrite, Statement, Transaction
+from bot.store.shards import Shards
 
 OPEN_STATUSES = ("lobby", "active")
 
@@ -255,9 +256,18 @@ class Sessions:
         )
         return {row["key"]: {"at": row["at"], "action": json.loads(row["action"])} for row in rows}
 
-    async def all_deadlines(self) -> list[tuple[int, str, float]]:
-        """Every armed deadline of every open session: (session, key, at). Start-up reads only this."""
-        rows = await self._db.fetch_all("SELECT session_id, key, at FROM timers")
+    async def all_deadlines(self, shards: Shards | None = None) -> list[tuple[int, str, float]]:
+        """Every armed deadline of every open session (of the guilds of `shards`): (session, key, at).
+        Start-up reads only this."""
+        if shards is None or shards.all:
+            rows = await self._db.fetch_all("SELECT session_id, key, at FROM timers")
+        else:
+            served, params = shards.where("sessions.guild_id")
+            rows = await self._db.fetch_all(
+                "SELECT timers.session_id, timers.key, timers.at FROM timers"
+                f" JOIN sessions ON sessions.id = timers.session_id WHERE {served}",
+                params,
+            )
         return [(row[0], row[1], row[2]) for row in rows]
 
     async def open_in_channel(self, channel_id: int) -> SessionRecord | None:
@@ -286,15 +296,21 @@ class Sessions:
         )
         return int(row[0]) if row else 0
 
-    async def open_ids(self, game: str) -> list[int]:
-        """The sessions of `game` still open (lobby or active), oldest first."""
+    async def open_ids(self, game: str, shards: Shards | None = None) -> list[int]:
+        """The sessions of `game` still open (lobby or active), of the guilds of `shards`, oldest first."""
+        served, params = (shards or Shards()).where("guild_id")
         rows = await self._db.fetch_all(
-            "SELECT id FROM sessions WHERE game = ? AND status IN ('lobby', 'active') ORDER BY id", (game,)
+            f"SELECT id FROM sessions WHERE game = ? AND status IN ('lobby', 'active') AND {served} ORDER BY id",
+            (game, *params),
         )
         return [int(row[0]) for row in rows]
 
-    async def count_open(self) -> int:
-        row = await self._db.fetch_one("SELECT COUNT(*) FROM sessions WHERE status IN ('lobby', 'active')")
+    async def count_open(self, shards: Shards | None = None) -> int:
+        """The open sessions (of the guilds of `shards`)."""
+        served, params = (shards or Shards()).where("guild_id")
+        row = await self._db.fetch_one(
+            f"SELECT COUNT(*) FROM sessions WHERE status IN ('lobby', 'active') AND {served}", params
+        )
         return int(row[0]) if row else 0
 
     # -- units of work for group commit -------------------------------------------------------------
@@ -853,6 +869,7 @@ class VoteRecord:
     status: str
     result: str | None
     payload: dict[str, Any]
+    guild_id: int | None = None  # None: its session's guild (filled in by `Votes.create`), or no guild
 
 
 class Votes:
@@ -862,7 +879,8 @@ class Votes:
     async def create(self, tx: Transaction, vote: VoteRecord, now: float) -> int:
         return await tx.execute(
             "INSERT INTO votes (session_id, channel_id, message_id, kind, question, eligible, deadline, status,"
-            " payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)",
+            " payload, created_at, guild_id) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?, ?,"
+            " COALESCE(?, (SELECT guild_id FROM sessions WHERE id = ?)))",
             (
                 vote.session_id,
                 vote.channel_id,
@@ -873,6 +891,8 @@ class Votes:
                 vote.deadline,
                 _dumps(vote.payload),
                 now,
+                vote.guild_id,
+                vote.session_id,
             ),
         )
 
@@ -883,8 +903,12 @@ class Votes:
         row = await self._db.fetch_one("SELECT * FROM votes WHERE id = ?", (vote_id,))
         return self._record(row) if row else None
 
-    async def all_open(self) -> list[VoteRecord]:
-        rows = await self._db.fetch_all("SELECT * FROM votes WHERE status = 'open' ORDER BY id")
+    async def all_open(self, shards: Shards | None = None) -> list[VoteRecord]:
+        """The open votes (of the guilds of `shards`; a vote of no guild is shard 0's), oldest first."""
+        served, params = (shards or Shards()).where("guild_id")
+        rows = await self._db.fetch_all(
+            f"SELECT * FROM votes WHERE status = 'open' AND {served} ORDER BY id", params
+        )
         return [self._record(row) for row in rows]
 
     async def for_session(self, session_id: int, kind: str) -> list[VoteRecord]:
@@ -936,6 +960,7 @@ class Votes:
             status=row["status"],
             result=row["result"],
             payload=json.loads(row["payload"]),
+            guild_id=row["guild_id"],
         )
 
 
@@ -1446,7 +1471,7 @@ class GuildSettings:
 
 
 class Meta:
-    """Small facts the bot remembers about itself (the synced command tree's hash)."""
+    """Small facts the bot remembers about itself (the synced command tree's hash, the shard count)."""
 
     def __init__(self, db: Database) -> None:
         self._db = db
@@ -1454,6 +1479,17 @@ class Meta:
     async def get(self, key: str) -> str | None:
         row = await self._db.fetch_one("SELECT value FROM meta WHERE key = ?", (key,))
         return str(row["value"]) if row else None
+
+    async def setdefault(self, key: str, value: str) -> str:
+        """The stored value of `key`, which is `value` if none was stored yet (two processes at once: one
+        value wins, and both read it)."""
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", (key, value)
+            )
+            row = await tx.fetch_one("SELECT value FROM meta WHERE key = ?", (key,))
+        assert row is not None
+        return str(row["value"])
 
     async def set(self, tx: Transaction, key: str, value: str) -> None:
         await tx.execute(

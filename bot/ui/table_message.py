@@ -181,7 +181,7 @@ class TableMessages(TableTroubles):
         between posting a table and storing its id), gets a new table. The others are left as they are (a
         restart must not cost an edit per open game)."""
         await self.bot.wait_until_ready()
-        for session_id in await self.bot.store.sessions.open_ids(self.game_name):
+        for session_id in await self.bot.store.sessions.open_ids(self.game_name, self.bot.sessions.shards):
             try:
                 record = await self.bot.sessions.session(session_id)
                 if record.status != "active":

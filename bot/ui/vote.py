@@ -57,8 +57,8 @@ class VoteService:
         components.register(VOTE_PREFIX, "no", self._on_no)
 
     async def start(self) -> None:
-        """Re-arm every open vote's deadline after a restart."""
-        for vote in await self.bot.store.votes.all_open():
+        """Re-arm the deadline of every open vote of the guilds this process serves, after a restart."""
+        for vote in await self.bot.store.votes.all_open(self.bot.sessions.shards):
             self._arm(vote)
 
     async def close_all(self) -> None:
@@ -103,6 +103,7 @@ class VoteService:
             status="open",
             result=None,
             payload={**(payload or {}), "lang": lang, **({"quorum": True} if quorum else {})},
+            guild_id=_guild_of(channel),
         )
         async with self.bot.store.transaction() as tx:
             if session_id is not None:
@@ -165,6 +166,7 @@ class VoteService:
         vote = await self.bot.store.votes.get(vote_id)
         if vote is None or vote.status != "open":
             raise GameOver("ui.vote.closed")
+        self.bot.sessions.require_served(vote.guild_id, f"vote {vote_id}")
         clicked = interaction.message
         if clicked is not None and vote.message_id is not None and clicked.id != vote.message_id:
             raise GameOver("ui.vote.closed")  # an id of this vote pressed on another message
@@ -240,6 +242,12 @@ class VoteService:
 
 def _tally(vote: VoteRecord, ballots: dict[str, bool]) -> Tally:
     return tally(ballots, vote.eligible, Rule.QUORUM if vote.payload.get("quorum") else Rule.MAJORITY)
+
+
+def _guild_of(channel: discord.abc.Messageable) -> int | None:
+    """The channel's guild (None for a channel outside a guild: then the vote's session tells it)."""
+    guild = getattr(channel, "guild", None)
+    return guild.id if isinstance(guild, discord.Guild) else None
 
 
 def _language(vote: VoteRecord) -> str:

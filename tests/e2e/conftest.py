@@ -253,13 +253,16 @@ async def spawn_bot(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[
     """Starts bot processes through launcher.py; every one is SIGKILLed at teardown if still alive."""
     started: list[BotProcess] = []
 
-    async def spawn(entry: str = "bot.__main__:main", *, database: Path | None = None) -> BotProcess:
+    async def spawn(
+        entry: str = "bot.__main__:main", *, database: Path | None = None, env: dict[str, str] | None = None
+    ) -> BotProcess:
         process = BotProcess(
             fake_discord,
             workdir=tmp_path,
             entry=entry,
             database=database or tmp_path / "bot.db",
             name=f"bot-{len(started) + 1}",
+            env=env,
         )
         started.append(process)
         fake_discord.diagnostics.append(process.tail)

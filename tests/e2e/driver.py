@@ -464,6 +464,11 @@ class Table:
         return int(self.channel["id"])
 
     @property
+    def guild_id(self) -> int:
+        """The guild of the table's channel (the fake's first guild unless the channel is of the second)."""
+        return self.fake.guild_of(self.channel_id)
+
+    @property
     def clock(self) -> Clock:
         """Simulated time: `table.clock.advance(seconds)` skips ahead (deadlines, token expiry)."""
         return self.fake.clock
@@ -517,7 +522,7 @@ class Table:
     async def wait_for_bot(self, within: float = 15.0) -> None:
         """Until the bot is connected to the gateway with a ready session."""
         await self.fake.wait_until(
-            lambda: self.fake.gateway.connected, within=within, what="the bot to connect"
+            lambda: self.fake.gateway.connected_for(self.guild_id), within=within, what="the bot to connect"
         )
 
     async def settle(self) -> None:
@@ -526,14 +531,16 @@ class Table:
     # -- slash commands ----------------------------------------------------------------------------
 
     def command_names(self) -> list[str]:
-        return [c["name"] for c in self.fake.all_commands() if c["type"] == 1]
+        return [c["name"] for c in self.fake.all_commands(self.guild_id) if c["type"] == 1]
 
     def build_command(
         self, path: str, values: dict[str, Any], *, user: FakeUser | None = None
     ) -> dict[str, Any]:
         """The `data` of a CHAT_INPUT interaction for "/name [group] [sub]" from the synced commands."""
         words = path.lstrip("/").split()
-        commands = [c for c in self.fake.all_commands() if c["type"] == 1 and c["name"] == words[0]]
+        commands = [
+            c for c in self.fake.all_commands(self.guild_id) if c["type"] == 1 and c["name"] == words[0]
+        ]
         if not commands:
             raise AssertionError(f"the bot has not synced /{words[0]}; synced: {self.command_names()}")
         command = commands[0]

@@ -50,6 +50,9 @@ log = logging.getLogger(__name__)
 API_PREFIX = "/api/v10"
 DEFAULT_TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAw.fake.e2e-token-not-a-real-secret"
 DEFAULT_USERS = ("alice", "bob", "carol", "dave", "erin")
+# The second guild (on shard 1 of two, and on the shard after the first's for any count) and its channels.
+SECOND_GUILD_NAME = "Second table"
+SECOND_CHANNELS = ("general-2", "games-2")
 ANSWER_DEADLINE = 3.0  # seconds to answer or defer an interaction
 TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token accepts follow-ups and edits
 POLL_INTERVAL = 0.05  # seconds between re-checks of a wait_until() predicate
@@ -204,7 +207,12 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 class FakeDiscord:
-    """The fake: one guild with channels and members, the bot's application, and its state."""
+    """The fake: two guilds with channels and members, the bot's application, and its state.
+
+    The first guild ("Games table": general, games) is the one the tests play in; the second ("Second
+    table": general-2, games-2) is on the next shard, for tests of a sharded bot: with two shards, the first
+    guild is on shard 0 and the second on shard 1. Every member is in both.
+    """
 
     def __init__(
         self,
@@ -213,8 +221,10 @@ class FakeDiscord:
         token: str = DEFAULT_TOKEN,
         heartbeat_interval: float = 41.25,
         user_names: tuple[str, ...] = DEFAULT_USERS,
+        shards: int = 1,
     ) -> None:
         self.spec = spec
+        self.recommended_shards = shards  # what GET /gateway/bot recommends
         self.token = token
         self.clock = Clock()
         self.ids = Snowflakes(self.clock)
@@ -222,14 +232,21 @@ class FakeDiscord:
         self.application_id = self.ids.next()
         self.bot_user = FakeUser(self.application_id, "topbot", bot=True, permissions=BOT_PERMISSIONS)
         self.owner = FakeUser(self.ids.next(), "dev", permissions=ALL_PERMISSIONS)
+        # The first guild on shard 0 of two, the second on the next shard (1 of two; another for any count).
         self.guild_id = self.ids.next()
-        self.category_id = self.ids.next()
+        if (self.guild_id >> 22) % 2:
+            self.guild_id = self.ids.next_on_the_next_shard(self.guild_id)
+        self.second_guild_id = self.ids.next_on_the_next_shard(self.guild_id)
+        self.guild_names = {self.guild_id: "Games table", self.second_guild_id: SECOND_GUILD_NAME}
+        self.categories = {guild: self.ids.next() for guild in self.guild_names}
+        self.category_id = self.categories[self.guild_id]
         self.channels: dict[int, dict[str, Any]] = {}
-        for position, name in enumerate(("general", "games")):
-            channel_id = self.ids.next()
-            self.channels[channel_id] = text_channel(
-                channel_id, self.guild_id, name, position, self.category_id
-            )
+        for guild, names in ((self.guild_id, ("general", "games")), (self.second_guild_id, SECOND_CHANNELS)):
+            for position, name in enumerate(names):
+                channel_id = self.ids.next()
+                self.channels[channel_id] = text_channel(
+                    channel_id, guild, name, position, self.categories[guild]
+                )
         self.users: dict[int, FakeUser] = {}
         for user in (self.bot_user, self.owner):
             self._add_user(user)
@@ -384,7 +401,10 @@ class FakeDiscord:
         user = self._add_user(FakeUser(self.ids.next(), name))
         if permissions is not None:
             user.permissions = permissions
-        self.gateway.emit("GUILD_MEMBER_ADD", {**user.member_payload(), "guild_id": str(self.guild_id)})
+        for guild in self.guild_names:
+            self.gateway.emit(
+                "GUILD_MEMBER_ADD", {**user.member_payload(), "guild_id": str(guild)}, guild=guild
+            )
         return user
 
     def members(self) -> list[FakeUser]:
@@ -394,7 +414,10 @@ class FakeDiscord:
         for channel in self.channels.values():
             if channel["name"] == name:
                 return channel
-        raise AssertionError(f"the fake guild has no channel {name!r}")
+        raise AssertionError(f"the fake guilds have no channel {name!r}")
+
+    def guild_of(self, channel_id: int) -> int:
+        return int(self.channels[channel_id]["guild_id"])
 
     def _channel_payload(self, channel_id: int) -> dict[str, Any]:
         channel = dict(self.channels[channel_id])
@@ -402,12 +425,15 @@ class FakeDiscord:
         channel["last_message_id"] = str(ids[-1]) if ids else None
         return channel
 
-    def guild_payload(self) -> dict[str, Any]:
-        """GUILD_CREATE: the guild with its channels and every member (so no chunking is needed)."""
+    def guild_payload(self, guild_id: int | None = None) -> dict[str, Any]:
+        """GUILD_CREATE: the guild (the first one by default) with its channels and every member (so no
+        chunking is needed)."""
+        guild_id = guild_id or self.guild_id
         members = self.members()
+        channels = [c for c in self.channels if self.guild_of(c) == guild_id]
         return {
-            "id": str(self.guild_id),
-            "name": "Games table",
+            "id": str(guild_id),
+            "name": self.guild_names[guild_id],
             "icon": None,
             "splash": None,
             "discovery_splash": None,
@@ -420,7 +446,7 @@ class FakeDiscord:
             "verification_level": 0,
             "default_message_notifications": 1,
             "explicit_content_filter": 0,
-            "roles": [everyone_role(self.guild_id)],
+            "roles": [everyone_role(guild_id)],
             "emojis": [],
             "stickers": [],
             "features": [],
@@ -445,8 +471,8 @@ class FakeDiscord:
             "lazy": True,
             "member_count": len(members),
             "members": [u.member_payload() for u in members],
-            "channels": [category_channel(self.category_id, self.guild_id, "Tables")]
-            + [{k: v for k, v in self._channel_payload(c).items() if k != "guild_id"} for c in self.channels],
+            "channels": [category_channel(self.categories[guild_id], guild_id, "Tables")]
+            + [{k: v for k, v in self._channel_payload(c).items() if k != "guild_id"} for c in channels],
             "threads": [],
             "presences": [],
             "voice_states": [],
@@ -558,7 +584,9 @@ class FakeDiscord:
             self.ephemeral_log[interaction.user.id].append(message_id)
         else:
             self.channel_log[channel_id].append(message_id)
-            self.gateway.emit("MESSAGE_CREATE", self._gateway_message(message, author))
+            self.gateway.emit(
+                "MESSAGE_CREATE", self._gateway_message(message, author), guild=self.guild_of(channel_id)
+            )
         self.changed()
         return message
 
@@ -567,7 +595,7 @@ class FakeDiscord:
             "id": str(rec.id),
             "type": rec.type,
             "user": rec.user.user_payload(),
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "authorizing_integration_owners": {"0": str(self.guild_of(rec.channel_id))},
         }
         if rec.type == 3 and rec.message_id:
             meta["interacted_message_id"] = str(rec.message_id)
@@ -580,7 +608,7 @@ class FakeDiscord:
     def _gateway_message(self, message: dict[str, Any], author: FakeUser) -> dict[str, Any]:
         member = author.member_payload()
         member.pop("user")
-        return {**message, "guild_id": str(self.guild_id), "member": member}
+        return {**message, "guild_id": str(self.guild_of(int(message["channel_id"]))), "member": member}
 
     def _edit_message(self, message: dict[str, Any], payload: dict[str, Any], uploads: list[Upload]) -> None:
         edited = copy.deepcopy(message)
@@ -591,19 +619,20 @@ class FakeDiscord:
         message["edited_timestamp"] = self.clock.iso()
         if not message["flags"] & EPHEMERAL:
             author = self.users.get(int(message["author"]["id"]), self.bot_user)
-            self.gateway.emit("MESSAGE_UPDATE", self._gateway_message(message, author))
+            self.gateway.emit(
+                "MESSAGE_UPDATE",
+                self._gateway_message(message, author),
+                guild=self.guild_of(int(message["channel_id"])),
+            )
         self.changed()
 
     def _delete_message(self, message: dict[str, Any]) -> None:
         message_id = int(message["id"])
         self.deleted.add(message_id)
         if not message.get("flags", 0) & EPHEMERAL:
-            event = {
-                "id": str(message_id),
-                "channel_id": message["channel_id"],
-                "guild_id": str(self.guild_id),
-            }
-            self.gateway.emit("MESSAGE_DELETE", event)
+            guild = self.guild_of(int(message["channel_id"]))
+            event = {"id": str(message_id), "channel_id": message["channel_id"], "guild_id": str(guild)}
+            self.gateway.emit("MESSAGE_DELETE", event, guild=guild)
         self.changed()
 
     def _live_message(self, message_id: int, channel_id: int | None = None) -> dict[str, Any]:
@@ -630,9 +659,13 @@ class FakeDiscord:
         message: dict[str, Any] | None = None,
         trigger: InteractionRecord | None = None,
     ) -> InteractionRecord:
-        """Builds an INTERACTION_CREATE the way Discord does and dispatches it to the bot."""
-        if not self.gateway.connected:
-            raise AssertionError(f"{user.name} cannot interact: the bot is not connected to the gateway")
+        """Builds an INTERACTION_CREATE the way Discord does and dispatches it to the bot (to the session of
+        the channel's guild's shard)."""
+        guild = self.guild_of(channel_id)
+        if not self.gateway.connected_for(guild):
+            raise AssertionError(
+                f"{user.name} cannot interact: the bot is not connected to the gateway for guild {guild}"
+            )
         rec = InteractionRecord(
             id=self.ids.next(),
             token="aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48),
@@ -649,8 +682,8 @@ class FakeDiscord:
             "application_id": str(self.application_id),
             "type": kind,
             "data": data,
-            "guild_id": str(self.guild_id),
-            "guild": {"id": str(self.guild_id), "locale": "en-US", "features": []},
+            "guild_id": str(guild),
+            "guild": {"id": str(guild), "locale": "en-US", "features": []},
             "channel_id": str(channel_id),
             "channel": {**self._channel_payload(channel_id), "permissions": str(user.permissions)},
             "member": user.member_payload(with_permissions=True),
@@ -661,7 +694,7 @@ class FakeDiscord:
             "guild_locale": "en-US",
             "entitlements": [],
             "entitlement_sku_ids": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "authorizing_integration_owners": {"0": str(guild)},
             "context": 0,
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
         }
@@ -669,7 +702,7 @@ class FakeDiscord:
             payload["message"] = message
         self.interactions[rec.id] = rec
         self.tokens[rec.token] = rec
-        await self.gateway.dispatch("INTERACTION_CREATE", payload)
+        await self.gateway.dispatch("INTERACTION_CREATE", payload, guild=guild)
         return rec
 
     # -- HTTP plumbing -----------------------------------------------------------------------------
@@ -951,7 +984,7 @@ class FakeDiscord:
                 "interactions_endpoint_url": None,
                 "role_connections_verification_url": None,
                 "integration_types_config": {"0": {}},
-                "approximate_guild_count": 1,
+                "approximate_guild_count": len(self.guild_names),
                 "approximate_user_install_count": 0,
                 "approximate_user_authorization_count": 0,
                 "explicit_content_filter": 0,
@@ -964,7 +997,9 @@ class FakeDiscord:
 
     async def _get_gateway_bot(self, request: web.Request) -> web.Response:
         limit = {"total": 1000, "remaining": 999, "reset_after": 14_400_000, "max_concurrency": 1}
-        return json_response({"url": str(self.gateway_url), "shards": 1, "session_start_limit": limit})
+        return json_response(
+            {"url": str(self.gateway_url), "shards": self.recommended_shards, "session_start_limit": limit}
+        )
 
     # -- REST: application commands ----------------------------------------------------------------
 
@@ -972,19 +1007,20 @@ class FakeDiscord:
         if request.match_info.get("app_id") != str(self.application_id):
             raise DiscordError(403, 50001, "Missing Access", kind="wrong-application")
 
-    def _check_guild(self, request: web.Request) -> None:
-        if request.match_info.get("guild_id") != str(self.guild_id):
+    def _check_guild(self, request: web.Request) -> int:
+        guild = request.match_info.get("guild_id", "")
+        if not guild.isdigit() or int(guild) not in self.guild_names:
             raise DiscordError(403, 50001, "Missing Access", kind="unknown-guild")
+        return int(guild)
 
     def _commands_for(self, request: web.Request) -> list[dict[str, Any]]:
         self._check_app(request)
         if "guild_id" in request.match_info:
-            self._check_guild(request)
-            return self.guild_commands.setdefault(self.guild_id, [])
+            return self.guild_commands.setdefault(self._check_guild(request), [])
         return self.global_commands
 
     def _stored_command(
-        self, body: dict[str, Any], previous: list[dict[str, Any]], guild: bool
+        self, body: dict[str, Any], previous: list[dict[str, Any]], guild: int | None
     ) -> dict[str, Any]:
         kind = body.get("type") or 1
         same = [c for c in previous if c["name"] == body.get("name") and c["type"] == kind]
@@ -1004,20 +1040,21 @@ class FakeDiscord:
         }
         if body.get("options"):
             command["options"] = body["options"]
-        if guild:
-            command["guild_id"] = str(self.guild_id)
+        if guild is not None:
+            command["guild_id"] = str(guild)
         if command["default_member_permissions"] is not None:
             command["default_member_permissions"] = str(command["default_member_permissions"])
         return command
+
+    def _command_guild(self, request: web.Request) -> int | None:
+        return int(request.match_info["guild_id"]) if "guild_id" in request.match_info else None
 
     async def _list_commands(self, request: web.Request) -> web.Response:
         return json_response(self._commands_for(request))
 
     async def _put_commands(self, request: web.Request) -> web.Response:
         commands = self._commands_for(request)
-        fresh = [
-            self._stored_command(c, commands, "guild_id" in request.match_info) for c in request[BODY] or []
-        ]
+        fresh = [self._stored_command(c, commands, self._command_guild(request)) for c in request[BODY] or []]
         commands[:] = fresh
         self.command_syncs += 1
         self.changed()
@@ -1025,7 +1062,7 @@ class FakeDiscord:
 
     async def _create_command(self, request: web.Request) -> web.Response:
         commands = self._commands_for(request)
-        command = self._stored_command(request[BODY], commands, "guild_id" in request.match_info)
+        command = self._stored_command(request[BODY], commands, self._command_guild(request))
         commands[:] = [c for c in commands if c["id"] != command["id"]] + [command]
         self.changed()
         return json_response(command, 201)
@@ -1043,9 +1080,9 @@ class FakeDiscord:
         self._check_guild(request)
         return json_response([])
 
-    def all_commands(self) -> list[dict[str, Any]]:
-        """Every synced command, guild ones first (as a member of the guild sees them)."""
-        return self.guild_commands.get(self.guild_id, []) + self.global_commands
+    def all_commands(self, guild_id: int | None = None) -> list[dict[str, Any]]:
+        """Every synced command, the guild's first (as a member of the guild, the first by default, sees them)."""
+        return self.guild_commands.get(guild_id or self.guild_id, []) + self.global_commands
 
     # -- REST: interaction callbacks and webhooks --------------------------------------------------
 

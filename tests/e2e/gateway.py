@@ -1,4 +1,7 @@
-"""The fake gateway: HELLO, IDENTIFY → READY + GUILD_CREATE, heartbeats, RESUME, dropped connections."""
+"""The fake gateway: HELLO, IDENTIFY → READY + GUILD_CREATE, heartbeats, RESUME, dropped connections.
+
+A session IDENTIFYs for a shard (`"shard": [id, count]`, or none: the only shard) and gets only the guilds of
+that shard, `(guild_id >> 22) % count == id`, and only their events, as on Discord."""
 
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ log = logging.getLogger(__name__)
 
 DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, RECONNECT, REQUEST_MEMBERS = 0, 1, 2, 3, 4, 6, 7, 8
 INVALID_SESSION, HELLO, HEARTBEAT_ACK = 9, 10, 11
+INVALID_SHARD = 4010  # the gateway's close code for a shard outside its count
 GUILD_MEMBERS_INTENT = 1 << 1
 GUILD_MESSAGES_INTENT = 1 << 9
 # Events Discord sends only to bots that asked for the matching intent.
@@ -44,6 +48,11 @@ class Session:
     ready: bool = False
     invalid: bool = False
     resumes: int = 0
+    shard: tuple[int, int] = (0, 1)  # (id, count) from IDENTIFY
+
+    def serves(self, guild_id: int) -> bool:
+        shard_id, count = self.shard
+        return (guild_id >> 22) % count == shard_id
 
 
 class FakeGateway:
@@ -109,18 +118,34 @@ class FakeGateway:
             return None
         if not isinstance(data.get("intents"), int):
             self.fake.violation("gateway", "WS", "/gateway", "IDENTIFY without intents")
-        session = Session(id=secrets.token_hex(16), intents=int(data.get("intents") or 0), ws=ws)
+        shard = data.get("shard") or [0, 1]
+        if not (
+            isinstance(shard, list)
+            and len(shard) == 2
+            and all(isinstance(n, int) for n in shard)
+            and 0 <= shard[0] < shard[1]
+        ):
+            self.fake.violation("gateway", "WS", "/gateway", f"IDENTIFY with an invalid shard {shard!r}")
+            await ws.close(code=INVALID_SHARD, message=b"Invalid shard.")
+            return None
+        session = Session(
+            id=secrets.token_hex(16),
+            intents=int(data.get("intents") or 0),
+            ws=ws,
+            shard=(shard[0], shard[1]),
+        )
         self.sessions[session.id] = session
         self.current = session
+        guilds = [guild for guild in self.fake.guild_names if session.serves(guild)]
         bot = self.fake.bot_user
         ready = {
             "v": 10,
             "user": {**bot.user_payload(), "verified": True, "mfa_enabled": True, "email": None},
-            "guilds": [{"id": str(self.fake.guild_id), "unavailable": True}],
+            "guilds": [{"id": str(guild), "unavailable": True} for guild in guilds],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": f"{self.fake.origin.replace('http', 'ws', 1)}/resume-gateway",
-            "shard": [0, 1],
+            "shard": list(session.shard),
             "application": {"id": str(self.fake.application_id), "flags": 0},
             "private_channels": [],
             "relationships": [],
@@ -130,10 +155,16 @@ class FakeGateway:
             "_trace": ["fake-discord"],
         }
         self._emit(session, "READY", ready)
-        self._emit(session, "GUILD_CREATE", self.fake.guild_payload())
+        for guild in guilds:
+            self._emit(session, "GUILD_CREATE", self.fake.guild_payload(guild))
         await self._flush(session)
         session.ready = True
-        log.info("gateway: session %s identified with intents %s", session.id, session.intents)
+        log.info(
+            "gateway: session %s identified for shard %s with intents %s",
+            session.id,
+            list(session.shard),
+            session.intents,
+        )
         return session
 
     async def _resume(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> Session | None:
@@ -154,7 +185,7 @@ class FakeGateway:
 
     async def _send_members(self, session: Session, data: dict[str, Any]) -> None:
         chunk = {
-            "guild_id": str(self.fake.guild_id),
+            "guild_id": str(data.get("guild_id") or self.fake.guild_id),
             "members": [u.member_payload() for u in self.fake.members()],
             "chunk_index": 0,
             "chunk_count": 1,
@@ -197,10 +228,20 @@ class FakeGateway:
                     return
                 session.sent = payload["s"]
 
-    def emit(self, event: str, data: Any) -> None:
-        """Queues an event for the bot's session and sends it soon (kept for RESUME if the socket is down)."""
-        session = self.current
-        if session is None or session.invalid:
+    def session_for(self, guild_id: int | None = None) -> Session | None:
+        """The session that receives the guild's events (the first guild's by default): the latest one
+        identified for its shard that can still be resumed."""
+        guild = guild_id or self.fake.guild_id
+        for session in reversed(self.sessions.values()):
+            if not session.invalid and session.serves(guild):
+                return session
+        return None
+
+    def emit(self, event: str, data: Any, *, guild: int | None = None) -> None:
+        """Queues an event of the guild (the first by default) for the session of its shard and sends it
+        soon (kept for RESUME if the socket is down)."""
+        session = self.session_for(guild)
+        if session is None:
             return  # no session: like Discord, nobody receives it
         needed = EVENT_INTENTS.get(event, 0)
         if needed and not session.intents & needed:
@@ -208,19 +249,29 @@ class FakeGateway:
         self._emit(session, event, data)
         self.fake.spawn(self._flush(session))
 
-    async def dispatch(self, event: str, data: Any) -> None:
-        """Sends an event to the bot's session now; fails if the bot has never connected."""
-        session = self.current
-        if session is None or session.invalid:
-            raise AssertionError(f"cannot send {event}: the bot has no gateway session (did it connect?)")
+    async def dispatch(self, event: str, data: Any, *, guild: int | None = None) -> None:
+        """Sends an event of the guild (the first by default) to the session of its shard now; fails if the
+        bot has no session for it."""
+        session = self.session_for(guild)
+        if session is None:
+            raise AssertionError(
+                f"cannot send {event}: the bot has no gateway session for guild {guild} (did it connect?)"
+            )
         self._emit(session, event, data)
         await self._flush(session)
 
     @property
     def connected(self) -> bool:
         """The bot has a live socket with a ready session."""
-        session = self.current
-        return bool(session and session.ready and session.ws is not None and not session.ws.closed)
+        return _live(self.current)
+
+    def connected_for(self, guild_id: int | None = None) -> bool:
+        """The session of the guild's shard (the first guild by default) is ready on a live socket."""
+        return _live(self.session_for(guild_id))
+
+    def live_shards(self) -> list[tuple[int, int]]:
+        """The (id, count) of every shard with a ready session on a live socket."""
+        return sorted({s.shard for s in self.sessions.values() if not s.invalid and _live(s)})
 
     # -- faults the tests can cause ----------------------------------------------------------------
 
@@ -248,3 +299,7 @@ class FakeGateway:
             if session.ws is not None:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(session.ws.close(code=1001), 2)
+
+
+def _live(session: Session | None) -> bool:
+    return bool(session and session.ready and session.ws is not None and not session.ws.closed)

@@ -55,6 +55,13 @@ class Snowflakes:
         self._last = max(value, self._last + 1)
         return self._last
 
+    def next_on_the_next_shard(self, after: int) -> int:
+        """An id one millisecond after `after`: on the shard after `after`'s for any shard count
+        (`(id >> 22) % count`), and never handed out again."""
+        value = after + (1 << 22)
+        self._last = max(value, self._last)
+        return value
+
 
 @dataclass
 class FakeUser:

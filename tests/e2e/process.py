@@ -23,9 +23,17 @@ class BotProcess:
     """One run of the bot: its environment points at the fake; its output goes to a log file."""
 
     def __init__(
-        self, fake: FakeDiscord, *, workdir: Path, entry: str, database: Path, name: str = "bot"
+        self,
+        fake: FakeDiscord,
+        *,
+        workdir: Path,
+        entry: str,
+        database: Path,
+        name: str = "bot",
+        env: dict[str, str] | None = None,
     ) -> None:
         self.fake = fake
+        self.extra_env = dict(env or {})  # settings of this process (e.g. SHARD_IDS), over the defaults
         self.entry = entry
         self.database = database
         self.log_path = workdir / f"{name}.log"
@@ -44,6 +52,7 @@ class BotProcess:
             PYTHONUNBUFFERED="1",
             PYTHONPATH=os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH")) if p),
         )
+        env.update(self.extra_env)
         return env
 
     async def start(self) -> None:
