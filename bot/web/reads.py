@@ -26,7 +26,10 @@ from bot.store.repositories import (
 
 
 def read_only_uri(path: str | Path) -> str:
-    """The SQLite URI of the file at `path`, opened read-only (its characters escaped as a URI needs)."""
+    """The SQLite URI of the file at `path`, opened read-only (its characters escaped as a URI needs);
+    FileNotFoundError when there is no such file: the pages never create one."""
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"no database at {path}")
     return Path(os.path.abspath(path)).as_uri() + "?mode=ro"
 
 
