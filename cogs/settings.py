@@ -43,6 +43,16 @@ WEB_ACTIONS = {
 WEB_CHOICES = [app_commands.Choice(name=command_text(key), value=value) for value, key in WEB_ACTIONS.items()]
 
 
+def web_token_after(action: str, current: str | None, fresh: str) -> str | None:
+    """The server's link token after `/settings web <action>`: on keeps a token already there (the link
+    people have goes on working), a new link replaces it, off removes it."""
+    if action == "off":
+        return None
+    if action == "new_link" or current is None:
+        return fresh
+    return current
+
+
 def web_link(base_url: str, token: str) -> str:
     """The server's pages: their leaderboard, under the link token."""
     return f"{base_url.rstrip('/')}/s/{token}/"
@@ -316,10 +326,7 @@ class Settings(commands.Cog):
         fresh = secrets.token_urlsafe(24)
 
         def choose(settings: ServerSettings) -> None:
-            if action.value == "off":
-                settings.web_token = None
-            elif action.value == "new_link" or settings.web_token is None:
-                settings.web_token = fresh
+            settings.web_token = web_token_after(action.value, settings.web_token, fresh)
 
         server = await self._change(interaction, choose)
         if server.web_token is None:
