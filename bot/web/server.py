@@ -370,7 +370,7 @@ class WebPages:
         if step.player is not None:
             actor = t("web.replay.by", lang, player=record.name(step.player))
         else:
-            actor = t("web.replay.start" if index == 0 else "web.replay.timer", lang)
+            actor = t("web.replay.start" if index == 0 else "web.replay.system", lang)
         return self._page(
             "replay.html",
             server,

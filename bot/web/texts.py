@@ -38,8 +38,6 @@ LABELS = {
     "fewer_better": N_("general.leaderboard.fewer_better"),
     "chart_title": N_("web.stats.chart"),
     "no_rating": N_("web.stats.no_rating"),
-    "start": N_("web.replay.start"),
-    "timer": N_("web.replay.timer"),
     "not_found": N_("web.not_found.text"),
     "read_only": N_("web.footer"),
 }
