@@ -186,11 +186,12 @@ class TopBot(commands.Bot):
         self.set_up.set()
 
     async def _serve_web_pages(self) -> None:
-        """The servers' web pages, on their own read-only connection to the database."""
+        """The servers' web pages, on their own read-only connection to the database. A port the bot cannot
+        listen on is logged, and the bot runs without them: the games never depend on the pages."""
         from bot.web import WebServer
         from bot.web.tables import BotTables
 
-        self.web = await WebServer.open(
+        web = await WebServer.open(
             self.settings.database_path,
             BotTables(self),
             host=self.settings.web_host,
@@ -198,7 +199,18 @@ class TopBot(commands.Bot):
             default_language=self.settings.default_language,
             rate_limit=self.settings.web_rate_limit,
         )
-        await self.web.start()
+        try:
+            await web.start()
+        except OSError as exc:  # the port is taken, the address is not this machine's: the games go on
+            log.error(
+                "web pages not served: cannot listen on %s:%d (%s)",
+                self.settings.web_host,
+                self.settings.web_port,
+                exc.strerror or exc,
+            )
+            await web.close()
+            return
+        self.web = web
 
     async def sync_commands(self) -> bool:
         """Sync the command tree only when it changed since the last sync (Discord allows 200 creates a day)."""

@@ -3,10 +3,12 @@ line), the link token `/settings web` keeps in the server's settings, and the pe
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from bot.config import Settings, SettingsError
@@ -116,3 +118,30 @@ def test_the_buckets_remembered_are_bounded() -> None:
         limit.take(address)
     assert limit.take("a") == 0.0  # the least recent was forgotten: a fresh bucket
     assert limit.take("d") > 0
+
+
+async def test_the_bot_serves_its_pages_and_runs_on_without_them_when_the_port_is_taken(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from bot.app import TopBot
+    from bot.store import Store
+
+    store = await Store.open(tmp_path / "bot.db")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = int(taken.getsockname()[1])
+        settings = Settings(
+            token=None, database_path=tmp_path / "bot.db", dev_guild_id=None, default_language="en",
+            log_level="INFO", lobby_minutes=15, application_id=None, web_enabled=True, web_port=port,
+        )  # fmt: skip
+        bot = TopBot(settings, store=store)
+        await bot._serve_web_pages()
+        assert bot.web is None
+        assert f"web pages not served: cannot listen on 127.0.0.1:{port}" in caplog.text
+    await bot._serve_web_pages()  # the port is free again
+    assert bot.web is not None and bot.web.port_bound == port
+    async with aiohttp.ClientSession() as http, http.get(f"http://127.0.0.1:{port}/site.css") as answer:
+        assert answer.status == 200 and answer.headers["X-Content-Type-Options"] == "nosniff"
+    await bot.web.close()
+    await store.close()
