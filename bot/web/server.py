@@ -28,7 +28,7 @@ from markupsafe import Markup
 from bot.games import GAME_TITLES, every_game, game_info
 from bot.i18n import LANGUAGES, N_, t
 from bot.records import rating_trend
-from bot.store.repositories import BOARD_ORDERS, PERIOD_SECONDS, Board, Standing
+from bot.store.repositories import BOARD_ORDERS, PERIOD_SECONDS, Board, Standing, is_anonymous
 from bot.web.chart import Series, rating_chart
 from bot.web.markup import to_html
 from bot.web.ratelimit import RateLimit
@@ -225,7 +225,8 @@ class WebPages:
         pages = max(1, math.ceil(board.entries / PAGE_SIZE))
         names = await self.reads.names(server.guild_id, [row.user_id for row in board.rows])
         rows = [
-            standing_cells(row, board, by, game, lang) | {"name": names[row.user_id]} for row in board.rows
+            standing_cells(row, board, by, game, lang) | {"name": shown_name(names, row.user_id, lang)}
+            for row in board.rows
         ]
         for row, standing in zip(rows, board.rows, strict=True):
             row["link"] = server.link(f"player/{standing.user_id}")
@@ -263,7 +264,7 @@ class WebPages:
         tallies = await self.reads.stats.tallies(server.guild_id, user_id)
         if not tallies:
             raise web.HTTPNotFound()
-        name = (await self.reads.names(server.guild_id, [user_id]))[user_id]
+        name = shown_name(await self.reads.names(server.guild_id, [user_id]), user_id, lang)
         games, series = [], []
         for tally in tallies:
             rated = await self.reads.stats.rating_points(server.guild_id, user_id, tally.game)
@@ -401,6 +402,11 @@ class WebPages:
             raise web.HTTPNotFound()
         table.file.fp.seek(0)
         return web.Response(body=table.file.fp.read(), content_type="image/png")
+
+
+def shown_name(names: dict[str, str], user_id: str, lang: str) -> str:
+    """A player's name; a player who made their results anonymous (/profile) is said to be one."""
+    return t("web.anonymous", lang) if is_anonymous(user_id) else names.get(user_id, user_id)
 
 
 def server_link_in(server: Server, lang: str) -> str:

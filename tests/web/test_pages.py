@@ -228,3 +228,13 @@ async def test_no_page_holds_a_rack_or_the_seed(site: Site, client: Any) -> None
         index = int(path.split("step=")[1].split("&")[0]) if "step=" in path else None
         for rack in racks[index] if index is not None else [r for step_racks in racks for r in step_racks]:
             assert len(rack) == 7 and "".join(rack) not in html, path
+
+
+async def test_a_player_who_made_their_results_anonymous_is_named_as_one(site: Site, client: Any) -> None:
+    async with site.store.transaction() as tx:
+        anonymous, _ = await site.store.profiles.anonymise_results(tx, "102")
+    html = (await page(client, site.path(f"?game={GAME}")))[1]
+    assert "Bob" not in html.split("<tbody>")[1] and "an anonymous player" in html
+    assert anonymous not in html.replace(f"player/{anonymous}", "")
+    assert "an anonymous player" in (await page(client, site.path(f"player/{anonymous}")))[1]
+    assert (await page(client, site.path("player/102")))[0] == 404  # nothing is theirs any more
