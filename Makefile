@@ -4,6 +4,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 APT_PACKAGES := libenchant-2-2 hunspell-en-us hunspell-en-gb hunspell-fr hunspell-de-de-frami hunspell-tools
+# The browser the web pages' tests drive (tests/web): Debian's own Chromium, never a downloaded build.
+APT_PACKAGES += chromium
 STAMP := $(VENV)/.installed
 # Exact versions and hashes of every package, runtime, dev and build (`make lock`): what CI tested is
 # what `make setup` installs. pyproject.toml keeps the ranges the lock is resolved from.

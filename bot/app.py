@@ -121,6 +121,7 @@ class TopBot(commands.Bot):
         self._warmer: asyncio.Task[None] | None = None
         self._watchdog: monitor.StallWatchdog | None = None
         self._collections: monitor.SlowCollections | None = None
+        self.web: Any = None  # the web pages (bot/web), when WEB_ENABLED
         # The start-up's steps, for `python -m bot` to tell which one Discord did not answer in time.
         self.logged_in = asyncio.Event()
         self.set_up = asyncio.Event()
@@ -201,6 +202,8 @@ class TopBot(commands.Bot):
         await self.sessions.start()
         await self.votes.start()
         self._sweeper = asyncio.create_task(self._sweep_idle_sessions())
+        if self.settings.web_enabled:
+            await self._serve_web_pages()
         await self.sync_commands()
         try:
             await self._warmer
@@ -211,6 +214,33 @@ class TopBot(commands.Bot):
         self._watchdog.settled()
         self._collections.settled()
         self.set_up.set()
+
+    async def _serve_web_pages(self) -> None:
+        """The servers' web pages, on their own read-only connection to the database. A port the bot cannot
+        listen on is logged, and the bot runs without them: the games never depend on the pages."""
+        from bot.web import WebServer
+        from bot.web.tables import BotTables
+
+        web = await WebServer.open(
+            self.settings.database_path,
+            BotTables(self),
+            host=self.settings.web_host,
+            port=self.settings.web_port,
+            default_language=self.settings.default_language,
+            rate_limit=self.settings.web_rate_limit,
+        )
+        try:
+            await web.start()
+        except OSError as exc:  # the port is taken, the address is not this machine's: the games go on
+            log.error(
+                "web pages not served: cannot listen on %s:%d (%s)",
+                self.settings.web_host,
+                self.settings.web_port,
+                exc.strerror or exc,
+            )
+            await web.close()
+            return
+        self.web = web
 
     async def sync_commands(self) -> bool:
         """Sync the command tree only when it changed since the last sync (Discord allows 200 creates a day).
@@ -316,6 +346,8 @@ class TopBot(commands.Bot):
             self._watchdog.stop()
         if self._collections is not None:
             self._collections.stop()
+        if self.web is not None:
+            await self.web.close()
         await self.votes.close_all()
         if hasattr(self, "sessions"):
             await self.sessions.close()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 from dotenv import load_dotenv
 
@@ -13,6 +15,8 @@ from bot.store.writer import DEFAULT_SYNCHRONOUS, SYNCHRONOUS_MODES
 
 LANGUAGES = ("en", "fr", "de")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+TRUE_WORDS = ("1", "true", "yes", "on")
+FALSE_WORDS = ("0", "false", "no", "off")
 
 
 class SettingsError(ValueError):
@@ -41,6 +45,13 @@ class Settings:
     # everywhere) and serves `shard_ids` of them; by default one process serves every shard.
     shard_count: int = 1
     shard_ids: tuple[int, ...] = (0,)
+    # The web pages (bot/web): off unless WEB_ENABLED; where they listen, the link root shown to admins, and
+    # the requests a minute one address may make.
+    web_enabled: bool = False
+    web_host: str = "127.0.0.1"
+    web_port: int = 8080
+    web_base_url: str = "http://127.0.0.1:8080"
+    web_rate_limit: int = 60
 
     @classmethod
     def from_env(cls, env_file: str | Path | None = ".env") -> Settings:
@@ -79,7 +90,32 @@ class Settings:
             synchronous=synchronous,
             shard_count=shard_count,
             shard_ids=_shard_ids(shard_count),
+            **_web_settings(),
         )
+
+
+def _web_settings() -> dict[str, Any]:
+    """WEB_ENABLED (on/off), WEB_HOST, WEB_PORT, WEB_BASE_URL (an http(s) link root; by default the address
+    itself) and WEB_RATE_LIMIT (requests a minute per address)."""
+    raw = os.environ.get("WEB_ENABLED", "").strip().lower()
+    if raw not in ("", *TRUE_WORDS, *FALSE_WORDS):
+        raise SettingsError(f"WEB_ENABLED must be on or off (1/0, true/false, yes/no), not {raw!r}")
+    host = os.environ.get("WEB_HOST", "").strip() or "127.0.0.1"
+    if any(character.isspace() or character in "/?#@" for character in host):
+        raise SettingsError(f"WEB_HOST must be a host name or an address, not {host!r}")
+    port = _whole_number_between("WEB_PORT", 8080, 1, 65535)
+    shown_host = f"[{host}]" if ":" in host else host
+    base_url = os.environ.get("WEB_BASE_URL", "").strip().rstrip("/") or f"http://{shown_host}:{port}"
+    parts = urlsplit(base_url)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise SettingsError(f"WEB_BASE_URL must be an http:// or https:// link root, not {base_url!r}")
+    return {
+        "web_enabled": raw in TRUE_WORDS,
+        "web_host": host,
+        "web_port": port,
+        "web_base_url": base_url,
+        "web_rate_limit": _positive_int("WEB_RATE_LIMIT", 60),
+    }
 
 
 def _optional_int(name: str) -> int | None:

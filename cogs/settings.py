@@ -8,6 +8,7 @@ may show them to anyone, every command checks again and refuses privately.
 
 from __future__ import annotations
 
+import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +20,7 @@ from bot.config import LANGUAGES
 from bot.engine.errors import BadAction, NotAPlayer
 from bot.games import game_info, listed_games
 from bot.games.defaults import check_default, choice_name, declared, parse_default, server_defaults
-from bot.i18n import Text, language_of, t
+from bot.i18n import N_, Text, language_of, t
 from bot.store import ServerSettings
 from bot.ui.access import manages_server
 from bot.ui.replies import reply_private
@@ -34,6 +35,27 @@ DEFAULT_GAME_CHOICES = [
     app_commands.Choice(name=info.title, value=info.name) for info in listed_games() if info.server_defaults
 ]
 MOST_GAMES = 1000  # the highest cap a server may type; the bot's own (MAX_GAMES_PER_SERVER) bounds it too
+WEB_ACTIONS = {
+    "on": N_("general.settings.web_choice_on"),
+    "off": N_("general.settings.web_choice_off"),
+    "new_link": N_("general.settings.web_choice_new_link"),
+}
+WEB_CHOICES = [app_commands.Choice(name=command_text(key), value=value) for value, key in WEB_ACTIONS.items()]
+
+
+def web_token_after(action: str, current: str | None, fresh: str) -> str | None:
+    """The server's link token after `/settings web <action>`: on keeps a token already there (the link
+    people have goes on working), a new link replaces it, off removes it."""
+    if action == "off":
+        return None
+    if action == "new_link" or current is None:
+        return fresh
+    return current
+
+
+def web_link(base_url: str, token: str) -> str:
+    """The server's pages: their leaderboard, under the link token."""
+    return f"{base_url.rstrip('/')}/s/{token}/"
 
 
 def require_manager(interaction: discord.Interaction[Any]) -> None:
@@ -42,7 +64,7 @@ def require_manager(interaction: discord.Interaction[Any]) -> None:
 
 
 class Settings(commands.Cog):
-    """/settings show | language | default | max_games | channels add|remove|anywhere."""
+    """/settings show | language | default | max_games | channels add|remove|anywhere | web."""
 
     settings = app_commands.Group(
         name="settings",
@@ -107,6 +129,13 @@ class Settings(commands.Cog):
                     value = t("general.settings.game_default", lang)
                 lines.append(f"`{default.option}` {t(default.label, lang)}: {value}")
             embed.add_field(name=info.title, value="\n".join(lines)[:1024], inline=False)
+        embed.add_field(
+            name=t("general.settings.web_title", lang),
+            value=web_link(self.bot.settings.web_base_url, server.web_token)
+            if server.web_token
+            else t("general.settings.web_none", lang),
+            inline=False,
+        )
         embed.set_footer(text=t("general.settings.show_footer", lang))
         await reply_private(interaction, embed=embed)
 
@@ -281,6 +310,38 @@ class Settings(commands.Cog):
 
         server = await self._change(interaction, anywhere)
         await self._say_channels(interaction, server)
+
+    # -- the web pages ----------------------------------------------------------------------------------
+
+    @settings.command(name="web", description=command_text("general.cmd.settings_web"))
+    @app_commands.describe(action=command_text("general.cmd.settings_web.action"))
+    @app_commands.choices(action=WEB_CHOICES)
+    async def web(self, interaction: discord.Interaction[Any], action: app_commands.Choice[str]) -> None:
+        """On: the pages under a new random link token (kept when already on); off: no pages; a new link:
+        another token, the old link then shows nothing."""
+        require_manager(interaction)
+        lang = language_of(interaction.locale)
+        if action.value not in WEB_ACTIONS:
+            raise BadAction("general.settings.web_bad_action")
+        fresh = secrets.token_urlsafe(24)
+
+        def choose(settings: ServerSettings) -> None:
+            settings.web_token = web_token_after(action.value, settings.web_token, fresh)
+
+        server = await self._change(interaction, choose)
+        if server.web_token is None:
+            said = t("general.settings.web_off", lang)
+        else:
+            link = web_link(self.bot.settings.web_base_url, server.web_token)
+            key = (
+                N_("general.settings.web_new_link")
+                if action.value == "new_link"
+                else N_("general.settings.web_on")
+            )
+            said = t(key, lang, link=link)
+            if not self.bot.settings.web_enabled:
+                said += "\n" + t("general.settings.web_not_served", lang)
+        await reply_private(interaction, said)
 
     @staticmethod
     async def _say_channels(interaction: discord.Interaction[Any], server: ServerSettings) -> None:

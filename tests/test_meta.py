@@ -97,7 +97,7 @@ SHARED_FILES = (
     "tests/test_meta.py", "tests/test_scenarios.py", "tests/test_rules_pages.py",
     "tests/engine/test_conformance.py", "tests/e2e/test_languages.py",
 )  # fmt: skip
-SHARED_PACKAGES = ("bot/ui", "bot/engine", "bot/store", "bot/i18n")
+SHARED_PACKAGES = ("bot/ui", "bot/engine", "bot/store", "bot/i18n", "bot/web")
 
 
 def shared_files() -> list[Path]:

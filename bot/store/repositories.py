@@ -1387,11 +1387,12 @@ def _server_word(row: Any) -> ServerWord:
 class ServerSettings:
     """What a server's admins set with /settings besides its language (`guild_settings.settings`, JSON):
     the channels where games may start (empty: anywhere), the most games open at once (None: the bot's
-    limit), and per game the defaults of its options."""
+    limit), per game the defaults of its options, and the link token of its web pages (None: no pages)."""
 
     channels: list[int] = field(default_factory=list)
     max_games: int | None = None
     defaults: dict[str, dict[str, Any]] = field(default_factory=dict)
+    web_token: str | None = None
 
     @classmethod
     def from_json(cls, text: str | None) -> ServerSettings:
@@ -1405,6 +1406,7 @@ class ServerSettings:
         channels = data.get("channels")
         max_games = data.get("max_games")
         defaults = data.get("defaults")
+        web_token = data.get("web_token")
         return cls(
             channels=[c for c in channels if type(c) is int] if isinstance(channels, list) else [],
             max_games=max_games if type(max_games) is int and max_games > 0 else None,
@@ -1413,6 +1415,7 @@ class ServerSettings:
                 for game, values in (defaults.items() if isinstance(defaults, dict) else ())
                 if isinstance(game, str) and isinstance(values, dict) and values
             },
+            web_token=web_token if isinstance(web_token, str) and web_token else None,
         )
 
     def to_json(self) -> str:
@@ -1423,6 +1426,8 @@ class ServerSettings:
             data["max_games"] = self.max_games
         if any(self.defaults.values()):
             data["defaults"] = {game: values for game, values in self.defaults.items() if values}
+        if self.web_token is not None:
+            data["web_token"] = self.web_token
         return _dumps(data)
 
 
