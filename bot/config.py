@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from dotenv import load_dotenv
 
-from bot.games.topple.state import NUMBERS as TOPPLE_NUMBERS
 from bot.store.writer import DEFAULT_SYNCHRONOUS, SYNCHRONOUS_MODES
 
 LANGUAGES = ("en", "fr", "de")
@@ -33,9 +33,8 @@ class Settings:
     lobby_minutes: float
     application_id: int | None
     max_games_per_server: int = 25
-    topwords_turn_minutes: float = 0.0
-    # Topple: the default of `/topple new`'s turn_seconds, within the bounds the rules set for it.
-    topple_turn_seconds: int = TOPPLE_NUMBERS["turn_seconds"][0]
+    # Each game's options set by the environment (its `GameInfo.bot_defaults`): game → option → value.
+    game_defaults: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     stall_log_ms: float = 100.0
     # Games not offered to servers (a template game, see docs/adding-a-game.md) that this bot loads anyway.
     extra_games: tuple[str, ...] = ()
@@ -81,8 +80,7 @@ class Settings:
             lobby_minutes=_positive_float("LOBBY_MINUTES", 15.0),
             application_id=_optional_int("DISCORD_APPLICATION_ID"),
             max_games_per_server=_positive_int("MAX_GAMES_PER_SERVER", 25),
-            topwords_turn_minutes=_minutes_or_off("TOPWORDS_TURN_MINUTES", 10.0),
-            topple_turn_seconds=_whole_number_between("TOPPLE_TURN_SECONDS", *TOPPLE_NUMBERS["turn_seconds"]),
+            game_defaults=_game_defaults(),
             stall_log_ms=_positive_float("STALL_LOG_MS", 100.0),
             extra_games=tuple(
                 name.strip() for name in os.environ.get("EXTRA_GAMES", "").split(",") if name.strip()
@@ -158,18 +156,23 @@ def _whole_number_between(name: str, default: int, low: int, high: int) -> int:
     return int(raw)
 
 
-def _minutes_or_off(name: str, default: float) -> float:
-    """Minutes, or 0 for off."""
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise SettingsError(f"{name} must be a number of minutes (0: off), not {raw!r}") from None
-    if value < 0:
-        raise SettingsError(f"{name} must be 0 (off) or more, not {raw!r}")
-    return value
+def _game_defaults() -> dict[str, dict[str, Any]]:
+    """Every game's environment settings (`GameInfo.bot_defaults`), each checked by the game's own reader."""
+    from bot.games.registry import every_game
+
+    found: dict[str, dict[str, Any]] = {}
+    for info in every_game():
+        for declared in info.bot_defaults:
+            raw = os.environ.get(declared.env, "").strip() or declared.default
+            if not raw:
+                continue
+            try:
+                value = declared.read(raw)
+            except ValueError as exc:
+                raise SettingsError(f"{declared.env} must be {exc}, not {raw!r}") from None
+            if value is not None:
+                found.setdefault(info.name, {})[declared.option] = value
+    return found
 
 
 def _shard_ids(count: int) -> tuple[int, ...]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +19,7 @@ ENV_KEYS = (
     "SYNCHRONOUS",
     "LOG_LEVEL",
     "TOPPLE_TURN_SECONDS",
+    "TOPWORDS_TURN_MINUTES",
 )
 
 
@@ -33,15 +35,32 @@ def test_defaults():
     assert str(settings.database_path) == "data/bot.db"
     assert settings.default_language == "en" and settings.lobby_minutes == 15
     assert settings.synchronous == "FULL"  # an acknowledged action is on the disk
-    assert settings.topple_turn_seconds == 120  # the rules' own default
+    # Each game's environment defaults: TopWords' ten-minute turns; Topple unset keeps the rules' default.
+    assert settings.game_defaults == {"topwords": {"turn_seconds": 600}}
 
 
 def test_topple_turn_seconds_is_read_within_the_rules_bounds(monkeypatch):
     monkeypatch.setenv("TOPPLE_TURN_SECONDS", "45")
-    assert Settings.from_env(env_file=None).topple_turn_seconds == 45
+    assert Settings.from_env(env_file=None).game_defaults["topple"] == {"turn_seconds": 45}
     for value in ("10", "3600"):
         monkeypatch.setenv("TOPPLE_TURN_SECONDS", value)
-        assert Settings.from_env(env_file=None).topple_turn_seconds == int(value)
+        assert Settings.from_env(env_file=None).game_defaults["topple"] == {"turn_seconds": int(value)}
+
+
+def test_topwords_turn_minutes_are_seconds_of_the_option_and_zero_turns_the_timer_off(monkeypatch):
+    monkeypatch.setenv("TOPWORDS_TURN_MINUTES", "2.5")
+    assert Settings.from_env(env_file=None).game_defaults["topwords"] == {"turn_seconds": 150}
+    monkeypatch.setenv("TOPWORDS_TURN_MINUTES", "0")
+    assert "topwords" not in Settings.from_env(env_file=None).game_defaults
+
+
+def test_a_games_environment_settings_are_declared_with_the_game_and_read_for_every_game():
+    from bot.games.registry import every_game
+
+    declared = {d.env: info.name for info in every_game() for d in info.bot_defaults}
+    assert declared == {"TOPPLE_TURN_SECONDS": "topple", "TOPWORDS_TURN_MINUTES": "topwords"}
+    example = Path(".env.example").read_text()
+    assert all(name in example for name in declared)  # each one documented for operators
 
 
 def test_synchronous_may_be_relaxed_by_the_operator(monkeypatch):
@@ -69,6 +88,9 @@ def test_env_file_is_read_but_the_environment_wins(tmp_path, monkeypatch):
         ("TOPPLE_TURN_SECONDS", "9"),
         ("TOPPLE_TURN_SECONDS", "3601"),
         ("TOPPLE_TURN_SECONDS", "1.5"),
+        ("TOPWORDS_TURN_MINUTES", "-1"),
+        ("TOPWORDS_TURN_MINUTES", "soon"),
+        ("TOPWORDS_TURN_MINUTES", "nan"),
     ],
 )
 def test_bad_values_are_refused_with_the_setting_named(monkeypatch, key, value):

@@ -2,13 +2,13 @@
 declaration (`GameInfo.server_defaults`), so that a new game's defaults need nothing here.
 
 Which value a new table takes: the host's own option, else the server's default, else the bot's setting
-(TOPWORDS_TURN_MINUTES, TOPPLE_TURN_SECONDS), else the game's own default — `lobby_options` merges them and
-the game's `validate_options` judges the result.
+(each game's `GameInfo.bot_defaults`, e.g. TOPWORDS_TURN_MINUTES), else the game's own default —
+`lobby_options` merges them and the game's `validate_options` judges the result.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.engine.errors import BadAction
@@ -63,6 +63,28 @@ def check_default(game: Game, option: str, value: str | int) -> None:
 def server_defaults(info: GameInfo, stored: Mapping[str, Any]) -> dict[str, Any]:
     """The stored defaults the game still declares (an option a game no longer offers is left out)."""
     return {option: value for option, value in stored.items() if info.server_default(option) is not None}
+
+
+def whole_number_between(low: int, high: int) -> Callable[[str], int]:
+    """A `BotDefault` reader: a whole number within the rules' bounds."""
+
+    def read(raw: str) -> int:
+        if not raw.isdigit() or not low <= int(raw) <= high:
+            raise ValueError(f"a whole number from {low} to {high}")
+        return int(raw)
+
+    return read
+
+
+def minutes_as_seconds_or_off(raw: str) -> int | None:
+    """A `BotDefault` reader: minutes (a decimal number) as whole seconds, 0 for off (None)."""
+    try:
+        minutes = float(raw)
+    except ValueError:
+        raise ValueError("a number of minutes (0: off)") from None
+    if not minutes >= 0 or minutes == float("inf"):
+        raise ValueError("0 (off) or a number of minutes")
+    return round(minutes * 60) or None
 
 
 def lobby_options(

@@ -38,6 +38,20 @@ class ServerDefault:
 
 
 @dataclass(frozen=True)
+class BotDefault:
+    """An option of `/<game> new` the bot's operator may give a default for in the environment (`env`, e.g.
+    TOPPLE_TURN_SECONDS, documented in .env.example): read and checked at start-up with every setting, so a
+    bad value stops the bot with one line naming it. A server's default and the host's option win over it."""
+
+    env: str  # the setting's name
+    option: str  # the key in the game's options
+    # The option's value from the setting as written (None: the setting turns the option off); ValueError
+    # with what the setting must be ("a whole number from 10 to 3600") for anything else.
+    read: Callable[[str], Any]
+    default: str = ""  # the setting's value when unset ("": the game's own default)
+
+
+@dataclass(frozen=True)
 class GameInfo:
     """What the bot and its tests know of a game besides its rules.
 
@@ -66,6 +80,8 @@ class GameInfo:
     rules_only: bool = False
     # The options a server may set a default for (`/settings default`): timers and modes.
     server_defaults: tuple[ServerDefault, ...] = ()
+    # The options the bot's environment may set a default for (bot/config.py reads them for every game).
+    bot_defaults: tuple[BotDefault, ...] = ()
 
     @property
     def extension(self) -> str:

@@ -152,8 +152,8 @@ class TableBase(commands.Cog):
 
     def bot_defaults(self) -> dict[str, Any]:
         """Options the bot's own settings give every new table (a server's defaults and the host's options
-        win over them): e.g. a turn time from the environment. None by default."""
-        return {}
+        win over them): those the game declares in `GameInfo.bot_defaults`, read by bot/config.py."""
+        return dict(self.bot.settings.game_defaults.get(self.game_name, {}))
 
     def complete_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """The options a lobby opens with, once the host's, the server's and the bot's are merged: a game

@@ -42,10 +42,6 @@ class ToppleCog(TableCog, name="Topple"):
 
     group = app_commands.Group(name=GAME.name, description=command_text("topple.cmd.group"), guild_only=True)
 
-    def bot_defaults(self) -> dict[str, Any]:
-        """The idle turn's length: the host's, else the server's, else the bot's (TOPPLE_TURN_SECONDS)."""
-        return {"turn_seconds": self.bot.settings.topple_turn_seconds}
-
     @group.command(name="new", description=command_text("topple.cmd.new"))
     @app_commands.describe(
         target=command_text("topple.cmd.new.target"),

@@ -55,11 +55,6 @@ class TopWordsCog(TableCog, name="TopWords"):
         name="topwords", description=command_text("topwords.cmd.group"), guild_only=True
     )
 
-    def bot_defaults(self) -> dict[str, Any]:
-        """The bot's turn timer (TOPWORDS_TURN_MINUTES; 0: none), unless the server sets its own."""
-        turn_seconds = round(self.bot.settings.topwords_turn_minutes * 60)
-        return {"turn_seconds": turn_seconds} if turn_seconds else {}
-
     def describe_options(self, options: dict[str, Any], lang: str) -> str:
         return table.options_text(lang_of(lang), options)
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine.game import Game
-from bot.games.registry import GameInfo, ServerDefault
+from bot.games.defaults import whole_number_between
+from bot.games.registry import BotDefault, GameInfo, ServerDefault
 from bot.games.topple.game import Topple
-from bot.games.topple.state import VARIANT_NAMES, State
+from bot.games.topple.state import NUMBERS, VARIANT_NAMES, State
 from bot.i18n import N_
 
 __all__ = ["GAME", "State", "Topple", "make"]
@@ -35,5 +36,9 @@ GAME = GameInfo(
     server_defaults=(
         ServerDefault("variant", N_("topple.settings.variant"), tuple(VARIANT_NAMES.items())),
         ServerDefault("turn_seconds", N_("topple.settings.turn_seconds")),
+    ),
+    # The idle turn's length for every new table, within the rules' bounds (unset: the rules' default).
+    bot_defaults=(
+        BotDefault("TOPPLE_TURN_SECONDS", "turn_seconds", whole_number_between(*NUMBERS["turn_seconds"][1:])),
     ),
 )
