@@ -59,7 +59,7 @@ def test_a_games_environment_settings_are_declared_with_the_game_and_read_for_ev
 
     declared = {d.env: info.name for info in every_game() for d in info.bot_defaults}
     assert declared == {"TOPPLE_TURN_SECONDS": "topple", "TOPWORDS_TURN_MINUTES": "topwords"}
-    example = Path(".env.example").read_text()
+    example = (Path(__file__).parents[1] / ".env.example").read_text()
     assert all(name in example for name in declared)  # each one documented for operators
 
 
