@@ -1,11 +1,21 @@
-"""The SQLite store: one connection, numbered migrations, repositories that own all SQL."""
+"""The store: SQLite (a file, the default) or PostgreSQL (`postgresql://…`), numbered migrations, repositories
+that own all SQL."""
 
 from __future__ import annotations
 
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
-from bot.store.database import Database, SchemaTooNew, StaleWrite, Transaction, UnusableDatabase
+from bot.store.database import (
+    Backend,
+    ConstraintViolation,
+    Database,
+    SchemaTooNew,
+    StaleWrite,
+    Transaction,
+    UnusableDatabase,
+)
+from bot.store.postgres import PostgresDatabase, is_postgresql_url
 from bot.store.repositories import (
     ActionRecord,
     Actions,
@@ -45,12 +55,15 @@ from bot.store.writer import DEFAULT_SYNCHRONOUS
 
 __all__ = [
     "ActionRecord",
+    "Backend",
     "Board",
     "ChannelTaken",
+    "ConstraintViolation",
     "Database",
     "FinishedGame",
     "GameTally",
     "LeaderboardRow",
+    "PostgresDatabase",
     "PlayerRating",
     "Profile",
     "RatingPoint",
@@ -75,7 +88,7 @@ __all__ = [
 class Store:
     """The database and its repositories."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Backend) -> None:
         self.db = db
         self.sessions = Sessions(db)
         self.actions = Actions(db)
@@ -95,6 +108,10 @@ class Store:
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = DEFAULT_SYNCHRONOUS) -> Store:
+        """An SQLite file (or ":memory:"), or a PostgreSQL database named by its URL (`synchronous` is then
+        the server's own setting, synchronous_commit)."""
+        if is_postgresql_url(path):
+            return cls(await PostgresDatabase.open(str(path)))
         return cls(await Database.open(path, synchronous=synchronous))
 
     def transaction(self) -> AbstractAsyncContextManager[Transaction]:
