@@ -233,6 +233,8 @@ class Committer:
         return outcomes, time.perf_counter() - started
 
     async def close(self) -> None:
+        if self._loop.is_closed():
+            return  # closed already
         await asyncio.wrap_future(self._executor.submit(self._close))
         self._executor.shutdown()
 
