@@ -68,7 +68,9 @@ class LocalServer:
 
     def __init__(self) -> None:
         if not PG_ROOTS:
-            raise Unavailable("PostgreSQL is not installed (make setup installs it) and DATABASE_URL is not set")
+            raise Unavailable(
+                "PostgreSQL is not installed (make setup installs it) and DATABASE_URL is not set"
+            )
         self.bin = PG_ROOTS[0]
         self.folder = Path(tempfile.mkdtemp(prefix="bot-postgresql-"))
         self.data = self.folder / "data"
@@ -93,7 +95,9 @@ class LocalServer:
         )  # fmt: skip
         options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
         log = self.folder / "server.log"
-        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(log), "-w", "start")
+        self._run(
+            str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(log), "-w", "start"
+        )
         return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
 
     def stop(self) -> None:
@@ -142,7 +146,9 @@ class Databases:
         """The URL of a new database with no tables at all (what a first start, or a move, finds)."""
         name = f"{self._prefix}{next(self._numbers)}"
         in_a_thread(
-            self._admin(f"CREATE DATABASE {name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'")
+            self._admin(
+                f"CREATE DATABASE {name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"
+            )
         )
         return with_database(self.admin_url, name)
 

@@ -27,8 +27,8 @@ import asyncpg
 from bot.store.database import (
     ConstraintViolation,
     SchemaTooNew,
-    Statement,
     StaleWrite,
+    Statement,
     Unit,
     UnusableDatabase,
 )
@@ -71,8 +71,7 @@ def exactly_one_row(sql: str) -> str:
     """A statement that must change exactly one row, as one that fails otherwise: asyncpg's executemany gives
     no row counts, so the check runs in the server (a division by zero when the count is not one)."""
     return (
-        f"WITH changed AS ({sql} RETURNING 1)"
-        " SELECT 1 / CAST((SELECT COUNT(*) FROM changed) = 1 AS INTEGER)"
+        f"WITH changed AS ({sql} RETURNING 1) SELECT 1 / CAST((SELECT COUNT(*) FROM changed) = 1 AS INTEGER)"
     )
 
 
@@ -104,7 +103,10 @@ def _constraint(exc: asyncpg.IntegrityConstraintViolationError) -> ConstraintVio
 
 
 class SyncCursor:
-    """What a statement gave: its rows and how many rows it changed."""
+    """What a statement gave: its rows and how many rows it changed (PostgreSQL has no row ids: an insert
+    that needs its id says RETURNING id, and reads it as a row)."""
+
+    lastrowid = None
 
     def __init__(self, rows: list[Any], rowcount: int) -> None:
         self._rows = rows

@@ -370,10 +370,7 @@ class Sessions:
             Statement("DELETE FROM timers WHERE session_id = ? AND key = ?", (record.id, key))
             for key in timers_removed
         ]
-        unit += [
-            Statement(SET_TIMER, row)
-            for row in _timer_rows(record.id, timers_set)
-        ]
+        unit += [Statement(SET_TIMER, row) for row in _timer_rows(record.id, timers_set)]
         meta = outcome_meta or {}
         unit += [
             Statement(

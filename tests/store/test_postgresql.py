@@ -15,7 +15,9 @@ from bot.store.postgres import exactly_one_row, to_postgresql
 
 
 def test_placeholders_become_numbered_outside_quoted_literals():
-    assert to_postgresql("SELECT ? WHERE a = '?' AND b IN (?, ?)") == "SELECT $1 WHERE a = '?' AND b IN ($2, $3)"
+    assert (
+        to_postgresql("SELECT ? WHERE a = '?' AND b IN (?, ?)") == "SELECT $1 WHERE a = '?' AND b IN ($2, $3)"
+    )
 
 
 def test_sqlite_types_are_said_in_postgresqls_words():
@@ -90,7 +92,9 @@ async def test_exactly_one_row_fails_a_merged_statement_that_changed_none(postgr
         assert await store.meta.get("k") == "w"
         # Through group commit: the stale unit fails alone, its neighbour in the batch is committed.
         good = store.db.run([Statement("UPDATE meta SET value = ? WHERE key = ?", ("z", "k"), one_row=True)])
-        stale = store.db.run([Statement("UPDATE meta SET value = ? WHERE key = ?", ("z", "nope"), one_row=True)])
+        stale = store.db.run(
+            [Statement("UPDATE meta SET value = ? WHERE key = ?", ("z", "nope"), one_row=True)]
+        )
         await good
         with pytest.raises(StaleWrite):
             await stale
