@@ -78,10 +78,21 @@ OPS = st.lists(
 )
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(batches=st.lists(OPS, min_size=1, max_size=4))
-def test_random_interleavings_keep_every_snapshot_equal_to_the_replay_of_its_log(tmp_path_factory, batches):
-    asyncio.run(_interleavings(tmp_path_factory.mktemp("interleave") / "bot.db", batches))
+def test_random_interleavings_keep_every_snapshot_equal_to_the_replay_of_its_log(
+    request, tmp_path_factory, backend, batches
+):
+    if backend == "sqlite":
+        asyncio.run(_interleavings(tmp_path_factory.mktemp("interleave") / "bot.db", batches))
+        return
+    databases = request.getfixturevalue("postgresql_databases")
+    url = databases.fresh()
+    try:
+        asyncio.run(_interleavings(url, batches))
+    finally:
+        databases.drop(url)
 
 
 async def _interleavings(path, batches) -> None:
