@@ -3,7 +3,9 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-APT_PACKAGES := libenchant-2-2 hunspell-en-us hunspell-en-gb hunspell-fr hunspell-de-de-frami hunspell-tools
+# postgresql: the tests run the store and the engine on a PostgreSQL server of their own as well (tests/postgresql.py).
+APT_PACKAGES := libenchant-2-2 hunspell-en-us hunspell-en-gb hunspell-fr hunspell-de-de-frami hunspell-tools \
+  postgresql
 STAMP := $(VENV)/.installed
 # Exact versions and hashes of every package, runtime, dev and build (`make lock`): what CI tested is
 # what `make setup` installs. pyproject.toml keeps the ranges the lock is resolved from.

@@ -146,7 +146,7 @@ class TopBot(commands.Bot):
         self._collections.start()
         self.pictures.start()
         if not hasattr(self, "store"):
-            self.store = await Store.open(self.settings.database_path, synchronous=self.settings.synchronous)
+            self.store = await Store.open(self.settings.database, synchronous=self.settings.synchronous)
         from bot.words import WordService
 
         self.words = WordService()

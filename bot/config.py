@@ -37,6 +37,13 @@ class Settings:
     extra_games: tuple[str, ...] = ()
     # How commits reach the disk: FULL (an acknowledged action is on disk) or NORMAL (see .env.example).
     synchronous: str = DEFAULT_SYNCHRONOUS
+    # A PostgreSQL database (postgresql://…) instead of the SQLite file at database_path.
+    database_url: str | None = None
+
+    @property
+    def database(self) -> str | Path:
+        """What the store opens: the PostgreSQL URL when one is set, else the SQLite file."""
+        return self.database_url or self.database_path
 
     @classmethod
     def from_env(cls, env_file: str | Path | None = ".env") -> Settings:
@@ -72,7 +79,17 @@ class Settings:
                 name.strip() for name in os.environ.get("EXTRA_GAMES", "").split(",") if name.strip()
             ),
             synchronous=synchronous,
+            database_url=_database_url(),
         )
+
+
+def _database_url() -> str | None:
+    raw = os.environ.get("DATABASE_URL", "").strip()
+    if not raw:
+        return None
+    if not raw.startswith(("postgresql://", "postgres://")):
+        raise SettingsError("DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host/database)")
+    return raw
 
 
 def _optional_int(name: str) -> int | None:

@@ -12,6 +12,7 @@ from bot.config import Settings, SettingsError
 ENV_KEYS = (
     "DISCORD_TOKEN",
     "DATABASE_PATH",
+    "DATABASE_URL",
     "DEV_GUILD_ID",
     "DEFAULT_LANGUAGE",
     "LOBBY_MINUTES",
@@ -30,10 +31,19 @@ def clean_env(monkeypatch):
 def test_defaults():
     settings = Settings.from_env(env_file=None)
     assert settings.token is None
-    assert str(settings.database_path) == "data/bot.db"
+    assert str(settings.database_path) == "data/bot.db" and settings.database == settings.database_path
     assert settings.default_language == "en" and settings.lobby_minutes == 15
     assert settings.synchronous == "FULL"  # an acknowledged action is on the disk
     assert settings.topple_turn_seconds == 120  # the rules' own default
+
+
+def test_a_postgresql_url_selects_postgresql_and_anything_else_is_refused(monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", "postgresql://bot:secret@db.internal/bot")
+    settings = Settings.from_env(env_file=None)
+    assert settings.database == "postgresql://bot:secret@db.internal/bot"
+    monkeypatch.setenv("DATABASE_URL", "sqlite:///data/bot.db")
+    with pytest.raises(SettingsError, match="DATABASE_URL"):
+        Settings.from_env(env_file=None)
 
 
 def test_topple_turn_seconds_is_read_within_the_rules_bounds(monkeypatch):

@@ -108,10 +108,10 @@ class Store:
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = DEFAULT_SYNCHRONOUS) -> Store:
-        """An SQLite file (or ":memory:"), or a PostgreSQL database named by its URL (`synchronous` is then
-        the server's own setting, synchronous_commit)."""
+        """An SQLite file (or ":memory:"), or a PostgreSQL database named by its URL (where `synchronous`
+        sets synchronous_commit)."""
         if is_postgresql_url(path):
-            return cls(await PostgresDatabase.open(str(path)))
+            return cls(await PostgresDatabase.open(str(path), synchronous=synchronous))
         return cls(await Database.open(path, synchronous=synchronous))
 
     def transaction(self) -> AbstractAsyncContextManager[Transaction]:

@@ -33,6 +33,7 @@ from bot.store.database import (
     UnusableDatabase,
 )
 from bot.store.migrations import MIGRATIONS, postgresql_migration
+from bot.store.writer import DEFAULT_SYNCHRONOUS, SYNCHRONOUS_MODES
 
 log = logging.getLogger(__name__)
 
@@ -86,14 +87,24 @@ def _decode_numeric(text: str) -> int | float:
     return float(text) if any(mark in text for mark in ".eEN") else int(text)
 
 
+# SYNCHRONOUS (bot/store/writer.py) in PostgreSQL's words: FULL waits for the commit's log record on the disk;
+# NORMAL acknowledges before (a crash of the server can lose the last moments of actions, never corrupt).
+SYNCHRONOUS_COMMIT = {"FULL": "on", "NORMAL": "off"}
+
+
+def _server_settings(synchronous: str) -> dict[str, str]:
+    """Set when the connection starts, so that the pool's reset of a connection keeps them."""
+    return {"synchronous_commit": SYNCHRONOUS_COMMIT[synchronous]}
+
+
 async def _prepare(connection: asyncpg.Connection) -> None:
     await connection.set_type_codec(
         "numeric", encoder=str, decoder=_decode_numeric, schema="pg_catalog", format="text"
     )
 
 
-async def _connect(url: str) -> asyncpg.Connection:
-    connection = await asyncpg.connect(url)
+async def _connect(url: str, synchronous: str) -> asyncpg.Connection:
+    connection = await asyncpg.connect(url, server_settings=_server_settings(synchronous))
     await _prepare(connection)
     return connection
 
@@ -211,8 +222,9 @@ def _in_savepoint(conn: SyncConnection, unit: Unit) -> tuple[bool, Any]:
 class Committer:
     """The writer: one connection on a thread of its own, committing one batch at a time."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, synchronous: str) -> None:
         self._url = url
+        self._synchronous = synchronous
         self._executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="postgresql-writer")
         self._loop = asyncio.new_event_loop()
         self._connection: asyncpg.Connection | None = None
@@ -223,7 +235,7 @@ class Committer:
     def _connected(self) -> SyncConnection:
         """The connection, opened again if the last one was lost (a server restart fails one batch only)."""
         if self._connection is None or self._connection.is_closed():
-            self._connection = self._loop.run_until_complete(_connect(self._url))
+            self._connection = self._loop.run_until_complete(_connect(self._url, self._synchronous))
         return SyncConnection(self._loop, self._connection)
 
     def commit(self, units: list[Unit]) -> concurrent.futures.Future[tuple[list[tuple[bool, Any]], float]]:
@@ -263,13 +275,23 @@ class PostgresDatabase:
         self.longest_commit = 0.0
 
     @classmethod
-    async def open(cls, url: str) -> PostgresDatabase:
+    async def open(cls, url: str, *, synchronous: str = DEFAULT_SYNCHRONOUS) -> PostgresDatabase:
         """Connect and migrate; UnusableDatabase when the server cannot be reached or refuses us."""
+        if synchronous not in SYNCHRONOUS_MODES:
+            raise ValueError(
+                f"synchronous must be one of {', '.join(SYNCHRONOUS_MODES)}, not {synchronous!r}"
+            )
         try:
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE, init=_prepare)
+            pool = await asyncpg.create_pool(
+                url,
+                min_size=1,
+                max_size=POOL_SIZE,
+                init=_prepare,
+                server_settings=_server_settings(synchronous),
+            )
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise UnusableDatabase(f"cannot open the database {_safe(url)}: {exc}") from exc
-        committer = Committer(url)
+        committer = Committer(url, synchronous)
         database = cls(pool, committer)
         try:
             await committer.open()

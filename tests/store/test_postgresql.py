@@ -101,3 +101,18 @@ async def test_exactly_one_row_fails_a_merged_statement_that_changed_none(postgr
         assert await store.meta.get("k") == "z"
     finally:
         await store.close()
+
+
+async def test_synchronous_normal_acknowledges_before_the_log_is_on_disk(postgresql):
+    store = await Store.open(postgresql, synchronous="NORMAL")
+    try:
+        assert (await store.db.fetch_one("SHOW synchronous_commit"))[0] == "off"
+    finally:
+        await store.close()
+    store = await Store.open(postgresql)
+    try:
+        assert (await store.db.fetch_one("SHOW synchronous_commit"))[0] == "on"
+    finally:
+        await store.close()
+    with pytest.raises(ValueError, match="synchronous"):
+        await Store.open(postgresql, synchronous="OFF")
