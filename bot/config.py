@@ -88,7 +88,9 @@ def _database_url() -> str | None:
     if not raw:
         return None
     if not raw.startswith(("postgresql://", "postgres://")):
-        raise SettingsError("DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host/database)")
+        raise SettingsError(
+            "DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host/database)"
+        )
     return raw
 
 
