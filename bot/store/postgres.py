@@ -290,7 +290,7 @@ class PostgresDatabase:
                 server_settings=_server_settings(synchronous),
             )
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            raise UnusableDatabase(f"cannot open the database {_safe(url)}: {exc}") from exc
+            raise UnusableDatabase(f"cannot open the database {safe_url(url)}: {exc}") from exc
         committer = Committer(url, synchronous)
         database = cls(pool, committer)
         try:
@@ -300,7 +300,7 @@ class PostgresDatabase:
             await committer.close()
             await pool.close()
             if isinstance(exc, (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)):
-                raise UnusableDatabase(f"cannot use the database {_safe(url)}: {exc}") from exc
+                raise UnusableDatabase(f"cannot use the database {safe_url(url)}: {exc}") from exc
             raise
         return database
 
@@ -460,7 +460,7 @@ def json_value(text: str | None) -> Any:
     return value
 
 
-def _safe(url: str) -> str:
+def safe_url(url: str) -> str:
     """The URL without its password, for messages and logs."""
     scheme, _, rest = url.partition("://")
     credentials, at, place = rest.rpartition("@")
