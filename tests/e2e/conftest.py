@@ -253,7 +253,7 @@ async def spawn_bot(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[
     """Starts bot processes through launcher.py; every one is SIGKILLed at teardown if still alive."""
     started: list[BotProcess] = []
 
-    async def spawn(entry: str = "bot.__main__:main", *, database: Path | None = None) -> BotProcess:
+    async def spawn(entry: str = "bot.__main__:main", *, database: Path | str | None = None) -> BotProcess:
         process = BotProcess(
             fake_discord,
             workdir=tmp_path,

@@ -23,7 +23,7 @@ class BotProcess:
     """One run of the bot: its environment points at the fake; its output goes to a log file."""
 
     def __init__(
-        self, fake: FakeDiscord, *, workdir: Path, entry: str, database: Path, name: str = "bot"
+        self, fake: FakeDiscord, *, workdir: Path, entry: str, database: Path | str, name: str = "bot"
     ) -> None:
         self.fake = fake
         self.entry = entry
@@ -32,10 +32,17 @@ class BotProcess:
         self.process: asyncio.subprocess.Process | None = None
 
     def environment(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "FAKE_DISCORD_"))}
+        # The database is the test's: an SQLite file, or a PostgreSQL URL (never one from the environment).
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("DISCORD_", "FAKE_DISCORD_")) and k not in ("DATABASE_PATH", "DATABASE_URL")
+        }
+        env["DATABASE_URL" if str(self.database).startswith("postgresql://") else "DATABASE_PATH"] = str(
+            self.database
+        )
         env.update(
             DISCORD_TOKEN=self.fake.token,
-            DATABASE_PATH=str(self.database),
             DEV_GUILD_ID=str(self.fake.guild_id),
             LOG_LEVEL="INFO",
             FAKE_DISCORD_API=self.fake.api_base,
