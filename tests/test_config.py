@@ -120,6 +120,15 @@ def test_a_bad_setting_exits_2_with_one_line_naming_it(tmp_path):
     assert len(lines) == 1 and "LOG_LEVEL" in lines[0]
 
 
+def test_a_postgresql_server_that_cannot_be_reached_stops_the_bot_with_one_line(tmp_path, unused_tcp_port):
+    url = f"postgresql://bot:secret@127.0.0.1:{unused_tcp_port}/bot"
+    result = run_bot(tmp_path, DISCORD_TOKEN="x", DATABASE_URL=url)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot open the database" in lines[0], result.stderr
+    assert "secret" not in result.stderr
+
+
 def test_a_database_from_a_newer_bot_stops_it_before_logging_in(tmp_path):
     import sqlite3
 
