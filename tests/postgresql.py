@@ -86,14 +86,17 @@ class LocalServer:
         if done.returncode != 0:
             raise Unavailable(f"{command[0]} failed: {done.stderr.strip() or done.stdout.strip()}")
 
-    def start(self) -> str:
-        # C collation: text sorts by code point, as SQLite's BINARY does. fsync off: a test never survives a
-        # power cut, and commits stay cheap; everything else is the server as shipped.
+    def start(self, *, durable: bool = False) -> str:
+        """C collation: text sorts by code point, as SQLite's BINARY does. Unless `durable` (a benchmark
+        against SQLite's synced commits), fsync is off: a test never survives a power cut, and commits stay
+        cheap; everything else is the server as shipped."""
         self._run(
             str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres", "-A", "trust",
             "-E", "UTF8", "--no-locale", "--no-sync",
         )  # fmt: skip
-        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
+        if not durable:
+            options += " -c fsync=off"
         log = self.folder / "server.log"
         self._run(
             str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(log), "-w", "start"
