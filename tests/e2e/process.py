@@ -11,6 +11,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from bot.store.postgres import is_postgresql_url
+
 from .fake_discord import FakeDiscord
 
 SpawnBot = Callable[..., Awaitable["BotProcess"]]
@@ -38,9 +40,7 @@ class BotProcess:
             for k, v in os.environ.items()
             if not k.startswith(("DISCORD_", "FAKE_DISCORD_")) and k not in ("DATABASE_PATH", "DATABASE_URL")
         }
-        env["DATABASE_URL" if str(self.database).startswith("postgresql://") else "DATABASE_PATH"] = str(
-            self.database
-        )
+        env["DATABASE_URL" if is_postgresql_url(str(self.database)) else "DATABASE_PATH"] = str(self.database)
         env.update(
             DISCORD_TOKEN=self.fake.token,
             DEV_GUILD_ID=str(self.fake.guild_id),
