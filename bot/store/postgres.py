@@ -28,7 +28,6 @@ from bot.store.database import (
     ConstraintViolation,
     SchemaTooNew,
     StaleWrite,
-    Statement,
     Unit,
     UnusableDatabase,
 )
@@ -472,7 +471,6 @@ def safe_url(url: str) -> str:
 __all__ = [
     "PostgresDatabase",
     "PostgresTransaction",
-    "Statement",
     "SyncConnection",
     "is_postgresql_url",
     "json_value",

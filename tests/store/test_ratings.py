@@ -219,3 +219,26 @@ def test_the_rebuild_command_rebuilds_a_database_file(tmp_path, capsys):
     with sqlite3.connect(tmp_path / "bot.db") as connection:
         assert connection.execute("SELECT COUNT(*) FROM ratings").fetchone()[0] == 2
     connection.close()
+
+
+def test_the_rebuild_command_rebuilds_the_database_it_is_given_file_or_url(database, capsys):
+    async def seed() -> None:
+        store = await Store.open(database)
+        manager = SessionManager(store, {"tally": TallyGame()}, clock=Clock())
+        await play(manager, {"ann": 9, "bob": 4})
+        async with store.transaction() as tx:
+            await tx.execute("DELETE FROM ratings")
+        await manager.close()
+        await store.close()
+
+    async def rated() -> int:
+        store = await Store.open(database)
+        try:
+            return len(await store.ratings.all())
+        finally:
+            await store.close()
+
+    asyncio.run(seed())
+    assert ratings_main(["rebuild", "--db", str(database)]) == 0
+    assert "1 finished game" in capsys.readouterr().out
+    assert asyncio.run(rated()) == 2
