@@ -3,7 +3,9 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-APT_PACKAGES := libenchant-2-2 hunspell-en-us hunspell-en-gb hunspell-fr hunspell-de-de-frami hunspell-tools
+# postgresql: the tests run the store and the engine on a PostgreSQL server of their own as well (tests/postgresql.py).
+APT_PACKAGES := libenchant-2-2 hunspell-en-us hunspell-en-gb hunspell-fr hunspell-de-de-frami hunspell-tools \
+  postgresql
 # The browser the web pages' tests drive (tests/web): Debian's own Chromium, never a downloaded build.
 APT_PACKAGES += chromium
 STAMP := $(VENV)/.installed

@@ -148,7 +148,7 @@ async def run(settings: Settings) -> int:
         print(f"Invite the bot: {invite_url(settings.application_id)}", flush=True)
     try:
         # Opened (and migrated) before logging in, so that an unusable database stops us at once.
-        store = await Store.open(settings.database_path, synchronous=settings.synchronous)
+        store = await Store.open(settings.database, synchronous=settings.synchronous)
     except (SchemaTooNew, UnusableDatabase) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

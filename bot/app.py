@@ -174,7 +174,7 @@ class TopBot(commands.Bot):
         self._collections.start()
         self.pictures.start()
         if not hasattr(self, "store"):
-            self.store = await Store.open(self.settings.database_path, synchronous=self.settings.synchronous)
+            self.store = await Store.open(self.settings.database, synchronous=self.settings.synchronous)
         # Before anything of a shard is restored: another process may hold it.
         await self.claim_shards()
         from bot.words import WordService

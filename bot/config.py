@@ -51,6 +51,13 @@ class Settings:
     web_port: int = 8080
     web_base_url: str = "http://127.0.0.1:8080"
     web_rate_limit: int = 60
+    # A PostgreSQL database (postgresql://…) instead of the SQLite file at database_path.
+    database_url: str | None = None
+
+    @property
+    def database(self) -> str | Path:
+        """What the store opens: the PostgreSQL URL when one is set, else the SQLite file."""
+        return self.database_url or self.database_path
 
     @classmethod
     def from_env(cls, env_file: str | Path | None = ".env") -> Settings:
@@ -89,6 +96,7 @@ class Settings:
             shard_count=shard_count,
             shard_ids=_shard_ids(shard_count),
             **_web_settings(),
+            database_url=_database_url(),
         )
 
 
@@ -114,6 +122,17 @@ def _web_settings() -> dict[str, Any]:
         "web_base_url": base_url,
         "web_rate_limit": _positive_int("WEB_RATE_LIMIT", 60),
     }
+
+
+def _database_url() -> str | None:
+    raw = os.environ.get("DATABASE_URL", "").strip()
+    if not raw:
+        return None
+    if not raw.startswith(("postgresql://", "postgres://")):
+        raise SettingsError(
+            "DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host/database)"
+        )
+    return raw
 
 
 def _optional_int(name: str) -> int | None:

@@ -309,13 +309,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("files", nargs="*", help="scenario files ('-' for stdin)")
     parser.add_argument("--check", action="store_true", help="compare each file's 'expect'")
     parser.add_argument("--session", type=int, help="export the stored session with this id")
-    parser.add_argument("--db", help="the SQLite file holding --session")
+    parser.add_argument("--db", help="the SQLite file (or PostgreSQL URL) holding --session")
     args = parser.parse_args(argv)
     try:
         if args.session is not None:
             if not args.db:
                 raise ScenarioError("--session needs --db PATH")
-            if not Path(args.db).is_file():  # opening it would create an empty database there
+            # Opening a missing file would create an empty database there.
+            if not args.db.startswith(("postgresql://", "postgres://")) and not Path(args.db).is_file():
                 raise ScenarioError(f"no database at {args.db}")
             import asyncio  # only here: the replay itself starts faster without it
 

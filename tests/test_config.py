@@ -13,6 +13,7 @@ from bot.config import Settings, SettingsError
 ENV_KEYS = (
     "DISCORD_TOKEN",
     "DATABASE_PATH",
+    "DATABASE_URL",
     "DEV_GUILD_ID",
     "DEFAULT_LANGUAGE",
     "LOBBY_MINUTES",
@@ -32,11 +33,20 @@ def clean_env(monkeypatch):
 def test_defaults():
     settings = Settings.from_env(env_file=None)
     assert settings.token is None
-    assert str(settings.database_path) == "data/bot.db"
+    assert str(settings.database_path) == "data/bot.db" and settings.database == settings.database_path
     assert settings.default_language == "en" and settings.lobby_minutes == 15
     assert settings.synchronous == "FULL"  # an acknowledged action is on the disk
     # Each game's environment defaults: TopWords' ten-minute turns; Topple unset keeps the rules' default.
     assert settings.game_defaults == {"topwords": {"turn_seconds": 600}}
+
+
+def test_a_postgresql_url_selects_postgresql_and_anything_else_is_refused(monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", "postgresql://bot:secret@db.internal/bot")
+    settings = Settings.from_env(env_file=None)
+    assert settings.database == "postgresql://bot:secret@db.internal/bot"
+    monkeypatch.setenv("DATABASE_URL", "sqlite:///data/bot.db")
+    with pytest.raises(SettingsError, match="DATABASE_URL"):
+        Settings.from_env(env_file=None)
 
 
 def test_topple_turn_seconds_is_read_within_the_rules_bounds(monkeypatch):
@@ -130,6 +140,15 @@ def test_a_bad_setting_exits_2_with_one_line_naming_it(tmp_path):
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "LOG_LEVEL" in lines[0]
+
+
+def test_a_postgresql_server_that_cannot_be_reached_stops_the_bot_with_one_line(tmp_path, unused_tcp_port):
+    url = f"postgresql://bot:secret@127.0.0.1:{unused_tcp_port}/bot"
+    result = run_bot(tmp_path, DISCORD_TOKEN="x", DATABASE_URL=url)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot open the database" in lines[0], result.stderr
+    assert "secret" not in result.stderr
 
 
 def test_a_database_from_a_newer_bot_stops_it_before_logging_in(tmp_path):

@@ -170,9 +170,11 @@ def rebuild_work(conn: sqlite3.Connection) -> int:
     live updates ran in: each was made in the transaction that wrote its game's results."""
     conn.execute("DELETE FROM ratings")
     conn.execute("DELETE FROM rating_history")
+    # PostgreSQL keeps no row ids: there the games are taken in the order they finished.
+    written = "r.rowid" if isinstance(conn, sqlite3.Connection) else "r.finished_at"
     rows = conn.execute(
         "SELECT session_id, guild_id, game, user_id, rank, finished_at, team_result FROM results"
-        " ORDER BY (SELECT MIN(r.rowid) FROM results AS r WHERE r.session_id = results.session_id), session_id"
+        f" ORDER BY (SELECT MIN({written}) FROM results AS r WHERE r.session_id = results.session_id), session_id"
     ).fetchall()
     games: dict[int, list[Any]] = {}
     for row in rows:

@@ -1,4 +1,4 @@
-"""python -m bot.ratings rebuild [--db PATH]: recompute every skill rating from the stored results.
+"""python -m bot.ratings rebuild [--db PATH|URL]: recompute every skill rating from the stored results.
 
 The figures come out exactly as the live updates made them (bot/ratings: same function, same order). The
 bot may keep running meanwhile: the rebuild is one transaction, and a game that ends during it is rated
@@ -15,9 +15,10 @@ from pathlib import Path
 
 from bot.ratings import rebuild_work
 from bot.store import Store
+from bot.store.postgres import is_postgresql_url
 
 
-async def rebuild(database: Path) -> int:
+async def rebuild(database: Path | str) -> int:
     store = await Store.open(database)
     try:
         return await store.db.run(rebuild_work)
@@ -31,12 +32,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("command", choices=["rebuild"])
     parser.add_argument(
         "--db",
-        default=os.environ.get("DATABASE_PATH", "data/bot.db"),
-        help="the SQLite file (default: $DATABASE_PATH, else data/bot.db)",
+        default=os.environ.get("DATABASE_URL") or os.environ.get("DATABASE_PATH", "data/bot.db"),
+        help="the SQLite file or PostgreSQL URL (default: $DATABASE_URL, else $DATABASE_PATH, else data/bot.db)",
     )
     args = parser.parse_args(argv)
-    database = Path(args.db)
-    if not database.is_file():  # opening it would create an empty database there
+    database: Path | str = args.db if is_postgresql_url(args.db) else Path(args.db)
+    if isinstance(database, Path) and not database.is_file():  # opening it would create an empty database
         print(f"python -m bot.ratings: no database at {database}", file=sys.stderr)
         return 2
     games = asyncio.run(rebuild(database))

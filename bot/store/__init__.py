@@ -1,11 +1,21 @@
-"""The SQLite store: one connection, numbered migrations, repositories that own all SQL."""
+"""The store: SQLite (a file, the default) or PostgreSQL (`postgresql://…`), numbered migrations, repositories
+that own all SQL."""
 
 from __future__ import annotations
 
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
-from bot.store.database import Database, SchemaTooNew, StaleWrite, Transaction, UnusableDatabase
+from bot.store.database import (
+    Backend,
+    ConstraintViolation,
+    Database,
+    SchemaTooNew,
+    StaleWrite,
+    Transaction,
+    UnusableDatabase,
+)
+from bot.store.postgres import PostgresDatabase, is_postgresql_url
 from bot.store.repositories import (
     ActionRecord,
     Actions,
@@ -41,17 +51,27 @@ from bot.store.repositories import (
     VoteRecord,
     Votes,
 )
-from bot.store.shards import FileShardLocks, NoShardLocks, ShardLocks, Shards, ShardsRefused
+from bot.store.shards import (
+    AdvisoryShardLocks,
+    FileShardLocks,
+    NoShardLocks,
+    ShardLocks,
+    Shards,
+    ShardsRefused,
+)
 from bot.store.writer import DEFAULT_SYNCHRONOUS
 
 __all__ = [
     "ActionRecord",
+    "Backend",
     "Board",
     "ChannelTaken",
+    "ConstraintViolation",
     "Database",
     "FinishedGame",
     "GameTally",
     "LeaderboardRow",
+    "PostgresDatabase",
     "PlayerRating",
     "Profile",
     "RatingPoint",
@@ -79,7 +99,7 @@ __all__ = [
 class Store:
     """The database and its repositories."""
 
-    def __init__(self, db: Database, shard_locks: ShardLocks | None = None) -> None:
+    def __init__(self, db: Backend, shard_locks: ShardLocks | None = None) -> None:
         self.db = db
         # Who owns which shard (bot/store/shards.py): nothing to share for a database in memory.
         self.shard_locks: ShardLocks = shard_locks or NoShardLocks()
@@ -101,6 +121,11 @@ class Store:
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = DEFAULT_SYNCHRONOUS) -> Store:
+        """An SQLite file (or ":memory:"), or a PostgreSQL database named by its URL (where `synchronous`
+        sets synchronous_commit). Each with the shard locks that fit it (bot/store/shards.py)."""
+        if is_postgresql_url(path):
+            database = await PostgresDatabase.open(str(path), synchronous=synchronous)
+            return cls(database, AdvisoryShardLocks.for_url(str(path)))
         locks = NoShardLocks() if str(path) == ":memory:" else FileShardLocks(Path(path))
         return cls(await Database.open(path, synchronous=synchronous), locks)
 

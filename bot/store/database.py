@@ -7,9 +7,9 @@ import logging
 import pickle
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar, overload
+from typing import Any, NamedTuple, Protocol, TypeVar, overload
 
 import aiosqlite
 
@@ -55,9 +55,58 @@ class UnusableDatabase(RuntimeError):
     """The file is not a database the bot can use (empty, truncated, corrupt, unreadable)."""
 
 
+class ConstraintViolation(sqlite3.IntegrityError):
+    """A constraint of PostgreSQL refused a write: a kind of sqlite3.IntegrityError, so that the callers
+    catch the one class on either database."""
+
+
+class Transaction(Protocol):
+    """Statements inside one open transaction, on either database."""
+
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int: ...
+
+    async def insert(self, sql: str, params: Iterable[Any] = ()) -> int: ...
+
+    async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None: ...
+
+    async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> Any: ...
+
+    async def executescript_in_transaction(self, script: str) -> None: ...
+
+
+class Backend(Protocol):
+    """What the repositories and the engine use of a database: SQLite's `Database` or PostgreSQL's
+    (bot/store/postgres.py). `dialect` names it, for the few statements written twice."""
+
+    dialect: str
+    longest_commit: float
+
+    @overload
+    def run(self, work: Work[T]) -> asyncio.Future[T]: ...
+
+    @overload
+    def run(self, work: list[Statement]) -> asyncio.Future[None]: ...
+
+    def transaction(self) -> AbstractAsyncContextManager[Transaction]: ...
+
+    async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> Any: ...
+
+    async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[Any]: ...
+
+    async def schema_version(self) -> int: ...
+
+    async def migrate(self) -> None: ...
+
+    async def table_names(self) -> list[str]: ...
+
+    async def close(self) -> None: ...
+
+
 class Database:
     """A single connection shared by the whole bot for reads and transactions, and one committer for the
     group-commit units of `run`: a writer process for a database file, the connection's thread in memory."""
+
+    dialect = "sqlite"
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._connection = connection
@@ -252,14 +301,14 @@ class Database:
             log.info("database migrated to schema version %d", number)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Transaction]:
+    async def transaction(self) -> AsyncIterator[SqliteTransaction]:
         """BEGIN IMMEDIATE … COMMIT, or ROLLBACK when the block raises; after the batch in flight, if any."""
         try:
             async with self._write_lock:
                 await self._drained.wait()
                 await self._connection.execute("BEGIN IMMEDIATE")
                 try:
-                    yield Transaction(self._connection)
+                    yield SqliteTransaction(self._connection)
                 except BaseException:
                     await self._connection.execute("ROLLBACK")
                     raise
@@ -276,8 +325,14 @@ class Database:
         async with self._connection.execute(sql, tuple(params)) as cursor:
             return list(await cursor.fetchall())
 
+    async def table_names(self) -> list[str]:
+        rows = await self.fetch_all(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        )
+        return [row[0] for row in rows]
 
-class Transaction:
+
+class SqliteTransaction:
     """Statements inside one open transaction."""
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
@@ -287,6 +342,10 @@ class Transaction:
         """Run one statement; returns the last inserted row id."""
         async with self._connection.execute(sql, tuple(params)) as cursor:
             return cursor.lastrowid or 0
+
+    async def insert(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Insert one row into a table with an `id`; returns the new row's id."""
+        return await self.execute(sql, params)
 
     async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
         await self._connection.executemany(sql, [tuple(row) for row in rows])

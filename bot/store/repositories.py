@@ -13,7 +13,8 @@ from typing import Any
 import aiosqlite
 import orjson
 
-from bot.store.database import Database, StaleWrite, Statement, Transaction
+from bot.store.database import Backend, StaleWrite, Statement, Transaction
+from bot.store.postgres import json_value
 from bot.store.shards import Shards
 
 OPEN_STATUSES = ("lobby", "active")
@@ -118,6 +119,13 @@ class ActionRecord:
     created_at: float
 
 
+# A timer set again replaces the one under its key (an upsert: the same text for SQLite and PostgreSQL).
+SET_TIMER = (
+    "INSERT INTO timers (session_id, key, at, action) VALUES (?, ?, ?, ?)"
+    " ON CONFLICT (session_id, key) DO UPDATE SET at = excluded.at, action = excluded.action"
+)
+
+
 def _timer_rows(session_id: int, timers: Mapping[str, Any]) -> list[tuple[Any, ...]]:
     return [(session_id, key, timer["at"], encode(timer["action"])) for key, timer in timers.items()]
 
@@ -126,12 +134,12 @@ class Sessions:
     """Sessions and their timers. The async methods suit occasional use; the `*_work` functions are
     units for `Database.run` (group commit) on the engine's hot path."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Backend) -> None:
         self._db = db
 
     async def create(self, tx: Transaction, record: SessionRecord) -> int:
         try:
-            session_id = await tx.execute(
+            session_id = await tx.insert(
                 "INSERT INTO sessions (guild_id, channel_id, game, status, host_id, players, options, seed,"
                 " seed_text, setup, snapshot, version, message_id, created_at, updated_at, names)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -367,8 +375,8 @@ class Sessions:
             unit.append(Statement("UPDATE sessions SET status = ? WHERE id = ?", (status, record.id)))
         unit += [
             Statement(
-                "INSERT OR IGNORE INTO used_words (session_id, round, player, word, lemma_key)"
-                " VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO used_words (session_id, round, player, word, lemma_key)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (record.id, w.round, w.player, w.word, w.lemma_key),
             )
             for w in used_words
@@ -378,16 +386,17 @@ class Sessions:
             Statement("DELETE FROM timers WHERE session_id = ? AND key = ?", (record.id, key))
             for key in timers_removed
         ]
-        unit += [
-            Statement("INSERT OR REPLACE INTO timers (session_id, key, at, action) VALUES (?, ?, ?, ?)", row)
-            for row in _timer_rows(record.id, timers_set)
-        ]
+        unit += [Statement(SET_TIMER, row) for row in _timer_rows(record.id, timers_set)]
         meta = outcome_meta or {}
         unit += [
             Statement(
-                "INSERT OR REPLACE INTO results (session_id, guild_id, game, user_id, score, rank, won,"
-                " finished_at, result, lower_is_better, team_result, team_rating)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO results (session_id, guild_id, game, user_id, score, rank, won, finished_at,"
+                " result, lower_is_better, team_result, team_rating) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (session_id, user_id) DO UPDATE SET guild_id = excluded.guild_id,"
+                " game = excluded.game, score = excluded.score, rank = excluded.rank, won = excluded.won,"
+                " finished_at = excluded.finished_at, result = excluded.result,"
+                " lower_is_better = excluded.lower_is_better, team_result = excluded.team_result,"
+                " team_rating = excluded.team_rating",
                 (
                     record.id,
                     record.guild_id,
@@ -464,7 +473,7 @@ def _write_timers(
         )
     if wanted:
         conn.executemany(
-            "INSERT OR REPLACE INTO timers (session_id, key, at, action) VALUES (?, ?, ?, ?)",
+            SET_TIMER,
             _timer_rows(session_id, wanted),
         )
 
@@ -479,7 +488,7 @@ class News:
 
     KEPT = 20  # per player: the latest ones (a long absence must not grow a message)
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Backend) -> None:
         self._db = db
 
     @staticmethod
@@ -543,7 +552,7 @@ class TurnNotices:
     """The last turn message of each table, so that a restart neither announces a turn again nor leaves the
     previous message behind."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Backend) -> None:
         self._db = db
 
     async def get(self, session_id: int) -> TurnNotice | None:
@@ -558,8 +567,9 @@ class TurnNotices:
     def save_statements(session_id: int, notice: TurnNotice) -> list[Statement]:
         return [
             Statement(
-                "INSERT OR REPLACE INTO turn_notices (session_id, awaiting, message_id, previous_id)"
-                " VALUES (?, ?, ?, ?)",
+                "INSERT INTO turn_notices (session_id, awaiting, message_id, previous_id) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (session_id) DO UPDATE SET awaiting = excluded.awaiting,"
+                " message_id = excluded.message_id, previous_id = excluded.previous_id",
                 (session_id, _dumps(list(notice.awaiting)), notice.message_id, notice.previous_id),
             )
         ]
@@ -572,7 +582,7 @@ class TurnNotices:
 class Actions:
     """The append-only log of every applied action per session."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Backend) -> None:
         self._db = db
 
     async def append(self, tx: Transaction, record: ActionRecord) -> None:
@@ -624,12 +634,13 @@ class UsedWordRecord:
 
 
 class UsedWords:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Backend) -> None:
         self._db = db
 
     async def add(self, tx: Transaction, session_id: int, words: list[UsedWordRecord]) -> None:
         await tx.executemany(
-            "INSERT OR IGNORE INTO used_words (session_id, round, player, word, lemma_key) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO used_words (session_id, round, player, word, lemma_key) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT DO NOTHING",
             [(session_id, w.round, w.player, w.word, w.lemma_key) for w in words],
         )
 
@@ -699,7 +710,7 @@ class Stats:
     revealed and every move kept, judged and decided, and it is read once per game, where the action log
     would have to be replayed."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Backend) -> None:
         self._db = db
 
     async def tallies(self, guild_id: int, user_id: str, game: str | None = None) -> list[GameTally]:
@@ -707,7 +718,7 @@ class Stats:
         rows = await self._db.fetch_all(
             "SELECT game, COUNT(*) AS games, SUM(won) AS wins, SUM(score) AS total, MIN(score) AS low,"
             " MAX(score) AS high, MAX(lower_is_better) AS lower FROM results"
-            " WHERE guild_id = ? AND user_id = ? AND (? IS NULL OR game = ?) GROUP BY game ORDER BY game",
+            " WHERE guild_id = ? AND user_id = ? AND (CAST(? AS TEXT) IS NULL OR game = ?) GROUP BY game ORDER BY game",
             (guild_id, user_id, game, game),
         )
         return [
@@ -728,7 +739,7 @@ class Stats:
         """The member's last `limit` scores, oldest first."""
         rows = await self._db.fetch_all(
             "SELECT game, finished_at, score FROM results WHERE guild_id = ? AND user_id = ?"
-            " AND (? IS NULL OR game = ?) ORDER BY finished_at DESC, session_id DESC LIMIT ?",
+            " AND (CAST(? AS TEXT) IS NULL OR game = ?) ORDER BY finished_at DESC, session_id DESC LIMIT ?",
             (guild_id, user_id, game, game, limit),
         )
         return [ScorePoint(r["game"], r["finished_at"], r["score"]) for r in reversed(rows)]
@@ -750,7 +761,9 @@ class Stats:
         element of the array at the JSON path `each`, the member's own list in the object at `keyed` (keyed
         by player id), flattened; each entry as the values at `fields` (JSON paths within it).
 
-        The snapshot is read in SQLite, never decoded here: only the fields asked for come back."""
+        The snapshot is read in the database, never decoded here: only the fields asked for come back."""
+        if self._db.dialect == "postgresql":
+            return await self._member_entries_postgresql(guild_id, user_id, game, each, keyed, fields)
         picked = ", ".join("json_extract(e.value, ?)" for _ in fields)  # placeholders only: paths are bound
         rows = await self._db.fetch_all(
             f"SELECT {picked} FROM results AS r JOIN sessions AS s ON s.id = r.session_id,"
@@ -778,6 +791,8 @@ class Stats:
         elements of the array at the JSON path `each` whose `owner` (a path within them) is the member, as the
         values at `fields`; `highest`: only the element with the highest value there (the earliest of
         equals)."""
+        if self._db.dialect == "postgresql":
+            return await self._member_items_postgresql(guild_id, user_id, game, each, owner, fields, highest)
         picked = ", ".join("json_extract(m.value, ?)" for _ in fields)  # placeholders only: paths are bound
         order = "json_extract(m.value, ?) DESC, " if highest is not None else ""
         rows = await self._db.fetch_all(
@@ -799,11 +814,66 @@ class Stats:
         )
         return [tuple(row) for row in rows]
 
+    # PostgreSQL's JSON functions for SQLite's json_each and json_extract: the paths asked for are written
+    # alike in both (`$.key`); a value comes back as json_extract gives it (postgres.json_value).
+
+    async def _member_entries_postgresql(
+        self, guild_id: int, user_id: str, game: str, each: str, keyed: str, fields: Sequence[str]
+    ) -> list[tuple[Any, ...]]:
+        picked = ", ".join(_JSON_AT.format("e.value") for _ in fields)
+        rows = await self._db.fetch_all(
+            f"SELECT {picked} FROM results AS r JOIN sessions AS s ON s.id = r.session_id,"
+            f" {_JSON_EACH_AT.format('CAST(s.snapshot AS jsonb)')} AS element (value, key),"
+            f" jsonb_each({_JSON_AT.format('element.value')}) AS owned,"
+            " jsonb_path_query(owned.value, '$[*]') WITH ORDINALITY AS e (value, key)"
+            " WHERE r.guild_id = ? AND r.user_id = ? AND r.game = ? AND s.status = 'finished'"
+            " AND s.snapshot_version = s.version AND owned.key = r.user_id"
+            " ORDER BY r.finished_at, r.session_id, element.key, e.key",
+            (*fields, each, keyed, guild_id, user_id, game),
+        )
+        return [tuple(json_value(value) for value in row) for row in rows]
+
+    async def _member_items_postgresql(
+        self,
+        guild_id: int,
+        user_id: str,
+        game: str,
+        each: str,
+        owner: str,
+        fields: Sequence[str],
+        highest: str | None,
+    ) -> list[tuple[Any, ...]]:
+        picked = ", ".join(_JSON_AT.format("m.value") for _ in fields)
+        order = f"{_JSON_AT.format('m.value')} DESC NULLS LAST, " if highest is not None else ""
+        rows = await self._db.fetch_all(
+            f"SELECT {picked} FROM results AS r JOIN sessions AS s ON s.id = r.session_id,"
+            f" {_JSON_EACH_AT.format('CAST(s.snapshot AS jsonb)')} AS m (value, key)"
+            " WHERE r.guild_id = ? AND r.user_id = ? AND r.game = ? AND s.status = 'finished'"
+            f" AND s.snapshot_version = s.version AND {_JSON_AT.format('m.value')} #>> '{{}}' = r.user_id"
+            f" ORDER BY {order}r.finished_at, r.session_id, m.key LIMIT ?",
+            (
+                *fields,
+                each,
+                guild_id,
+                user_id,
+                game,
+                owner,
+                *([highest] if highest is not None else []),
+                1 if highest is not None else None,
+            ),
+        )
+        return [tuple(json_value(value) for value in row) for row in rows]
+
+
+# The value at a bound JSON path; the elements of the array there, numbered from 1 (none when it is missing).
+_JSON_AT = "jsonb_path_query_first({}, CAST(? AS jsonpath))"
+_JSON_EACH_AT = "jsonb_path_query({}, CAST(CAST(? AS TEXT) || '[*]' AS jsonpath)) WITH ORDINALITY"
+
 
 class History:
     """A server's finished games, newest first."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Backend) -> None:
         self._db = db
 
     async def finished(
@@ -873,11 +943,11 @@ class VoteRecord:
 
 
 class Votes:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Backend) -> None:
         self._db = db
 
     async def create(self, tx: Transaction, vote: VoteRecord, now: float) -> int:
-        return await tx.execute(
+        return await tx.insert(
             "INSERT INTO votes (session_id, channel_id, message_id, kind, question, eligible, deadline, status,"
             " payload, created_at, guild_id) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?, ?,"
             " COALESCE(?, (SELECT guild_id FROM sessions WHERE id = ?)))",
@@ -983,15 +1053,18 @@ class LeaderboardRow:
 
 
 class Results:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Backend) -> None:
         self._db = db
 
     async def record(
         self, tx: Transaction, session_id: int, guild_id: int, game: str, rows: list[ResultRow], now: float
     ) -> None:
         await tx.executemany(
-            "INSERT OR REPLACE INTO results (session_id, guild_id, game, user_id, score, rank, won, finished_at,"
-            " result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO results (session_id, guild_id, game, user_id, score, rank, won, finished_at, result)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, user_id) DO UPDATE SET"
+            " guild_id = excluded.guild_id, game = excluded.game, score = excluded.score, rank = excluded.rank,"
+            " won = excluded.won, finished_at = excluded.finished_at, result = excluded.result,"
+            " lower_is_better = 0, team_result = NULL, team_rating = NULL",
             [
                 (session_id, guild_id, game, r.user_id, r.score, r.rank, int(r.won), now, r.result)
                 for r in rows
@@ -1058,7 +1131,7 @@ class Leaderboards:
     """A server's leaderboards, read from the results (and the ratings): one game or every game, over all
     time or a recent period, by wins, points per game or skill rating."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Backend) -> None:
         self._db = db
 
     async def board(
@@ -1140,7 +1213,7 @@ class Leaderboards:
         if game is None:
             return False, False
         row = await self._db.fetch_one(
-            "SELECT MAX(lower_is_better), MAX(team_result IS NOT NULL) FROM results WHERE guild_id = ?"
+            "SELECT MAX(lower_is_better), MAX(CASE WHEN team_result IS NOT NULL THEN 1 ELSE 0 END) FROM results WHERE guild_id = ?"
             " AND game = ?",
             (guild_id, game),
         )
@@ -1166,7 +1239,7 @@ class PlayerRating:
 class Ratings:
     """The skill ratings (bot/ratings writes them, in the transaction of each game's results)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Backend) -> None:
         self._db = db
 
     async def get(self, guild_id: int, game: str, user_id: str) -> PlayerRating | None:
@@ -1204,7 +1277,7 @@ class Profile:
 
 
 class Profiles:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Backend) -> None:
         self._db = db
 
     async def get(self, user_id: str) -> Profile | None:
@@ -1301,7 +1374,7 @@ class ServerWords:
     # Most words a game takes along (its setup holds them, so that a replay judges alike).
     SNAPSHOT_LIMIT = 5000
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Backend) -> None:
         self._db = db
 
     @staticmethod
@@ -1437,7 +1510,7 @@ NO_LANGUAGE = ""
 
 
 class GuildSettings:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Backend) -> None:
         self._db = db
 
     async def language(self, guild_id: int, default: str) -> str:
@@ -1478,7 +1551,7 @@ class GuildSettings:
 class Meta:
     """Small facts the bot remembers about itself (the synced command tree's hash, the shard count)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Backend) -> None:
         self._db = db
 
     async def get(self, key: str) -> str | None:

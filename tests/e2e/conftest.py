@@ -220,8 +220,15 @@ def no_pace(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
 
 
 @pytest.fixture
+def bot_database(tmp_path: Path) -> Path | str:
+    """The bot's database: an SQLite file in the test's folder. A module whose tests should also run on
+    PostgreSQL overrides it with the `database` fixture (tests/conftest.py), which gives each in turn."""
+    return tmp_path / "bot.db"
+
+
+@pytest.fixture
 async def product_bot(
-    point_discord: FakeDiscord, bot_errors: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    point_discord: FakeDiscord, bot_errors: Any, monkeypatch: pytest.MonkeyPatch, bot_database: Path | str
 ) -> AsyncIterator[discord.Client]:
     """The product bot (bot.app.TopBot) in this process, configured as in production from the environment."""
     if PRODUCT_MISSING:
@@ -235,7 +242,11 @@ async def product_bot(
     monkeypatch.setattr(bot.words, "WordService", shared_words)
 
     monkeypatch.setenv("DISCORD_TOKEN", point_discord.token)
-    monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "bot.db"))
+    if isinstance(bot_database, Path):
+        monkeypatch.setenv("DATABASE_PATH", str(bot_database))
+        monkeypatch.delenv("DATABASE_URL", raising=False)
+    else:
+        monkeypatch.setenv("DATABASE_URL", bot_database)
     monkeypatch.setenv("DEV_GUILD_ID", str(point_discord.guild_id))
     bot = TopBot(Settings.from_env(env_file=None))  # never the developer's .env
     task = await run_in_process(point_discord, bot)
@@ -249,18 +260,23 @@ async def product_bot(
 
 
 @pytest.fixture
-async def spawn_bot(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[SpawnBot]:
+async def spawn_bot(
+    fake_discord: FakeDiscord, tmp_path: Path, bot_database: Path | str
+) -> AsyncIterator[SpawnBot]:
     """Starts bot processes through launcher.py; every one is SIGKILLed at teardown if still alive."""
     started: list[BotProcess] = []
 
     async def spawn(
-        entry: str = "bot.__main__:main", *, database: Path | None = None, env: dict[str, str] | None = None
+        entry: str = "bot.__main__:main",
+        *,
+        database: Path | str | None = None,
+        env: dict[str, str] | None = None,
     ) -> BotProcess:
         process = BotProcess(
             fake_discord,
             workdir=tmp_path,
             entry=entry,
-            database=database or tmp_path / "bot.db",
+            database=database or bot_database,
             name=f"bot-{len(started) + 1}",
             env=env,
         )

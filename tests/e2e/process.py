@@ -11,6 +11,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from bot.store.postgres import is_postgresql_url
+
 from .fake_discord import FakeDiscord
 
 SpawnBot = Callable[..., Awaitable["BotProcess"]]
@@ -28,7 +30,7 @@ class BotProcess:
         *,
         workdir: Path,
         entry: str,
-        database: Path,
+        database: Path | str,
         name: str = "bot",
         env: dict[str, str] | None = None,
     ) -> None:
@@ -40,10 +42,15 @@ class BotProcess:
         self.process: asyncio.subprocess.Process | None = None
 
     def environment(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "FAKE_DISCORD_"))}
+        # The database is the test's: an SQLite file, or a PostgreSQL URL (never one from the environment).
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("DISCORD_", "FAKE_DISCORD_")) and k not in ("DATABASE_PATH", "DATABASE_URL")
+        }
+        env["DATABASE_URL" if is_postgresql_url(str(self.database)) else "DATABASE_PATH"] = str(self.database)
         env.update(
             DISCORD_TOKEN=self.fake.token,
-            DATABASE_PATH=str(self.database),
             DEV_GUILD_ID=str(self.fake.guild_id),
             LOG_LEVEL="INFO",
             FAKE_DISCORD_API=self.fake.api_base,

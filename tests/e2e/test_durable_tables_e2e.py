@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import re
 import signal
-import sqlite3
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from bot.store import Store
 
 from .conftest import requires_product
 from .driver import Message, Table
@@ -24,6 +25,13 @@ from .fake_discord import FakeDiscord
 from .process import SpawnBot, wait_for_new_session
 
 pytestmark = requires_product
+
+
+@pytest.fixture
+def bot_database(database: Path | str) -> Path | str:
+    """These tests run on SQLite and on PostgreSQL."""
+    return database
+
 
 PRODUCT = "bot.__main__:main"
 TURN_NOTICE = "your turn in Skeleton"
@@ -50,28 +58,30 @@ def ids(messages: list[Message]) -> list[int]:
     return [m.id for m in messages]
 
 
-def run_out_the_turn_while_down(database: Path) -> None:
+async def run_out_the_turn_while_down(database: Path | str) -> None:
     """The bot is down and the turn's deadline passes: the stored timer is due when the next one starts."""
-    with sqlite3.connect(database) as connection:
-        changed = connection.execute(
-            "UPDATE timers SET at = ? WHERE key LIKE 'turn:%'", (time.time() - 1,)
-        ).rowcount
-    connection.close()
-    assert changed == 1
+    store = await Store.open(database)
+    try:
+        async with store.transaction() as tx:
+            turns = await tx.fetch_one("SELECT COUNT(*) FROM timers WHERE key LIKE 'turn:%'")
+            await tx.execute("UPDATE timers SET at = ? WHERE key LIKE 'turn:%'", (time.time() - 1,))
+    finally:
+        await store.close()
+    assert turns[0] == 1
 
 
-async def restart(spawn_bot: SpawnBot, fake: FakeDiscord, running: Any) -> Any:
+async def restart(spawn_bot: SpawnBot, fake: FakeDiscord, running: Any, database: Path | str) -> Any:
     session = fake.gateway.current
     await running.kill()  # SIGKILL: no clean-up
-    started = await spawn_bot(PRODUCT)  # same database
+    started = await spawn_bot(PRODUCT, database=database)  # same database
     await wait_for_new_session(fake, started, previous=session)
     return started
 
 
 async def test_news_and_the_turn_message_survive_bot_processes_killed_and_started_again(
-    spawn_bot: SpawnBot, fake_discord: FakeDiscord, table: Table, tmp_path: Path
+    spawn_bot: SpawnBot, fake_discord: FakeDiscord, table: Table, database: Path | str
 ) -> None:
-    first = await spawn_bot(PRODUCT)
+    first = await spawn_bot(PRODUCT, database=database)
     await wait_for_new_session(fake_discord, first)
     alice, bob = table.user("alice"), table.user("bob")
     lobby = (await alice.slash("skeleton new", target=8)).linked
@@ -88,8 +98,8 @@ async def test_news_and_the_turn_message_survive_bot_processes_killed_and_starte
     # Down while it is the idle player's turn; the turn runs out meanwhile. The next process fires the timer
     # as it starts: the bot draws for the idle player (stored as their news), the turn passes, and the
     # turn message that the killed process posted is replaced.
-    run_out_the_turn_while_down(tmp_path / "bot.db")
-    second = await restart(spawn_bot, fake_discord, first)
+    await run_out_the_turn_while_down(database)
+    second = await restart(spawn_bot, fake_discord, first, database)
     await table.fake.wait_until(
         lambda: f"Skeleton — {other_name} to play" in board.text, within=15, what="the timer fired at start"
     )
@@ -103,7 +113,7 @@ async def test_news_and_the_turn_message_survive_bot_processes_killed_and_starte
     assert turn.pinged == [other.id]
 
     # Killed again before the idle player came back: their news are in the store, not in a process.
-    third = await restart(spawn_bot, fake_discord, second)
+    third = await restart(spawn_bot, fake_discord, second, database)
     opened = await idle.click(board, "My hand")
     assert opened.message is not None and opened.message.ephemeral
     console = opened.message

@@ -5,9 +5,12 @@ drew them was killed (everything a page needs is in the buttons' ids)."""
 from __future__ import annotations
 
 import signal
-import sqlite3
 import time
 from pathlib import Path
+
+import pytest
+
+from bot.store import Store
 
 from .conftest import requires_product
 from .driver import Table
@@ -19,32 +22,41 @@ pytestmark = requires_product
 PRODUCT = "bot.__main__:main"
 
 
-def seed_results(database: Path, guild_id: int, scores: dict[str, int]) -> None:
+async def seed_results(database: Path | str, guild_id: int, scores: dict[str, int]) -> None:
     """One finished Top Stop game per player, yesterday, with that score."""
     finished_at = time.time() - 86400
-    with sqlite3.connect(database) as connection:
-        for channel, (player, score) in enumerate(scores.items(), 1):
-            session_id = connection.execute(
-                "INSERT INTO sessions (guild_id, channel_id, game, status, host_id, seed, created_at, updated_at)"
-                " VALUES (?, ?, 'topstop', 'finished', ?, 0, ?, ?)",
-                (guild_id, 9000 + channel, player, finished_at, finished_at),
-            ).lastrowid
-            connection.execute(
-                "INSERT INTO results (session_id, guild_id, game, user_id, score, rank, won, finished_at, result)"
-                " VALUES (?, ?, 'topstop', ?, ?, 1, 1, ?, 'won')",
-                (session_id, guild_id, player, score, finished_at),
-            )
-    connection.close()
+    store = await Store.open(database)
+    try:
+        async with store.transaction() as tx:
+            for channel, (player, score) in enumerate(scores.items(), 1):
+                session_id = await tx.insert(
+                    "INSERT INTO sessions (guild_id, channel_id, game, status, host_id, seed, created_at,"
+                    " updated_at) VALUES (?, ?, 'topstop', 'finished', ?, 0, ?, ?)",
+                    (guild_id, 9000 + channel, player, finished_at, finished_at),
+                )
+                await tx.execute(
+                    "INSERT INTO results (session_id, guild_id, game, user_id, score, rank, won, finished_at,"
+                    " result) VALUES (?, ?, 'topstop', ?, ?, 1, 1, ?, 'won')",
+                    (session_id, guild_id, player, score, finished_at),
+                )
+    finally:
+        await store.close()
+
+
+@pytest.fixture
+def bot_database(database: Path | str) -> Path | str:
+    """These tests run on SQLite and on PostgreSQL."""
+    return database
 
 
 async def test_a_paginated_leaderboard_shows_the_callers_place_and_its_buttons_survive_a_restart(
-    spawn_bot: SpawnBot, fake_discord: FakeDiscord, table: Table, tmp_path: Path
+    spawn_bot: SpawnBot, fake_discord: FakeDiscord, table: Table, bot_database: Path | str
 ) -> None:
     first = await spawn_bot(PRODUCT)
     await wait_for_new_session(fake_discord, first)
     alice = table.user("alice")
     others = {str(700_000 + n): 100 - 2 * n for n in range(24)}  # 700000 scores most; 19 above 63
-    seed_results(tmp_path / "bot.db", fake_discord.guild_id, {**others, str(alice.id): 63})  # 20th of 25
+    await seed_results(bot_database, fake_discord.guild_id, {**others, str(alice.id): 63})  # 20th of 25
 
     board = await alice.slash("leaderboard", game="topstop", by="points")
     assert not board.ephemeral and board.message is not None

@@ -39,8 +39,8 @@ def rules(name: str) -> Game:
 
 
 @pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(tmp_path / "bot.db")
+async def store(database):
+    store = await Store.open(database)
     yield store
     await store.close()
 

@@ -39,10 +39,10 @@ async def assert_store_is_consistent(store: Store, game, session_id: int) -> Non
     assert await restored_state(store, game, session_id) == whole
 
 
-async def test_a_read_racing_an_action_on_an_evicted_session_cannot_freeze_the_game(tmp_path):
+async def test_a_read_racing_an_action_on_an_evicted_session_cannot_freeze_the_game(database):
     """The reported race: a read loads the session while an action loads and advances it; the read's
     older copy must not win the cache, and the next set_message must not write it back."""
-    store = await Store.open(tmp_path / "bot.db")
+    store = await Store.open(database)
     game = make_game("topwords", None)
     manager = SessionManager(store, {"topwords": game})
     try:
@@ -78,10 +78,21 @@ OPS = st.lists(
 )
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(batches=st.lists(OPS, min_size=1, max_size=4))
-def test_random_interleavings_keep_every_snapshot_equal_to_the_replay_of_its_log(tmp_path_factory, batches):
-    asyncio.run(_interleavings(tmp_path_factory.mktemp("interleave") / "bot.db", batches))
+def test_random_interleavings_keep_every_snapshot_equal_to_the_replay_of_its_log(
+    request, tmp_path_factory, backend, batches
+):
+    if backend == "sqlite":
+        asyncio.run(_interleavings(tmp_path_factory.mktemp("interleave") / "bot.db", batches))
+        return
+    databases = request.getfixturevalue("postgresql_databases")
+    url = databases.fresh()
+    try:
+        asyncio.run(_interleavings(url, batches))
+    finally:
+        databases.drop(url)
 
 
 async def _interleavings(path, batches) -> None:
@@ -142,8 +153,8 @@ def insert_then_refuse(conn):
     raise ValueError("refused")
 
 
-async def test_a_failed_unit_in_a_group_commit_undoes_only_itself(tmp_path):
-    store = await Store.open(tmp_path / "bot.db")
+async def test_a_failed_unit_in_a_group_commit_undoes_only_itself(database):
+    store = await Store.open(database)
     try:
         results = await asyncio.gather(
             store.db.run(partial(insert_meta, key="one")),
@@ -158,8 +169,8 @@ async def test_a_failed_unit_in_a_group_commit_undoes_only_itself(tmp_path):
         await store.close()
 
 
-async def test_seeds_have_128_bits_and_replays_stay_exact(tmp_path):
-    store = await Store.open(tmp_path / "bot.db")
+async def test_seeds_have_128_bits_and_replays_stay_exact(database):
+    store = await Store.open(database)
     game = RaceGame()
     manager = SessionManager(store, {"race": game})
     try:
@@ -179,7 +190,7 @@ async def test_seeds_have_128_bits_and_replays_stay_exact(tmp_path):
 
 
 @pytest.mark.parametrize("lower_is_better", [False, True])
-async def test_results_and_leaderboards_follow_the_games_direction(tmp_path, lower_is_better):
+async def test_results_and_leaderboards_follow_the_games_direction(database, lower_is_better):
     from bot.engine.game import Outcome, Termination
     from bot.engine.sessions import _result_rows
 
@@ -213,12 +224,12 @@ def test_a_cooperative_outcome_gives_every_player_the_teams_result():
     assert all(row.won and row.result == "won" for row in rows)
 
 
-async def test_statement_units_merged_in_one_batch_fail_alone_when_stale(tmp_path):
+async def test_statement_units_merged_in_one_batch_fail_alone_when_stale(database):
     """Units of statements run merged (one executemany per statement); a unit whose row moved on fails
     alone with StaleWrite, and the others are committed."""
     from bot.store.database import StaleWrite, Statement
 
-    store = await Store.open(tmp_path / "bot.db")
+    store = await Store.open(database)
     try:
         async with store.transaction() as tx:
             await tx.execute("INSERT INTO meta (key, value) VALUES ('a', '1'), ('b', '1'), ('c', '1')")

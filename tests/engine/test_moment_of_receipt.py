@@ -24,14 +24,14 @@ GRACE = 10.0
 
 
 @pytest.fixture
-async def env(tmp_path):
+async def env(database):
     clock = Clock()
-    store = await Store.open(tmp_path / "bot.db")
+    store = await Store.open(database)
     rules = make_game("topstop", None)
     stack_spins(rules, "P" * 5)
     manager = SessionManager(store, {"topstop": rules}, clock=clock)
     await manager.start()
-    yield manager, store, clock, str(tmp_path / "bot.db")
+    yield manager, store, clock, str(database)
     await manager.close()
     await store.close()
 

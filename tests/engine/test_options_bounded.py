@@ -93,8 +93,8 @@ def test_each_numeric_option_is_accepted_within_its_bounds_and_refused_beyond(
         assert key in refused.value.message, (key, value, refused.value.message)
 
 
-async def test_a_huge_timer_option_is_refused_when_the_lobby_opens_not_when_the_game_starts(tmp_path):
-    store = await Store.open(tmp_path / "bot.db")
+async def test_a_huge_timer_option_is_refused_when_the_lobby_opens_not_when_the_game_starts(database):
+    store = await Store.open(database)
     manager = SessionManager(store, {name: make_game(name, None) for name in GAME_PACKAGES})
     try:
         for channel, (name, key) in enumerate(

@@ -31,8 +31,8 @@ OUTCOME_KEYS = {
 
 
 @pytest.fixture
-async def manager(tmp_path):
-    store = await Store.open(tmp_path / "bot.db")
+async def manager(database):
+    store = await Store.open(database)
     games = {
         "topstop": make_game("topstop", None),
         "topwords": make_game("topwords", None),

@@ -20,12 +20,12 @@ from topstop_helpers import StubWords  # noqa: E402
 
 
 @pytest.fixture
-async def manager(tmp_path):
-    store = await Store.open(tmp_path / "bot.db")
+async def manager(database):
+    store = await Store.open(database)
     rules = TopStop(StubWords(unknown={"blorf"}))
     stack_spins(rules, "B" * 10)  # every round on B
     manager = SessionManager(store, {"topstop": rules}, clock=lambda: 1_795_000_000.0)
-    manager.db_path = tmp_path / "bot.db"  # type: ignore[attr-defined]
+    manager.db_path = database  # type: ignore[attr-defined]
     await manager.start()
     yield manager
     await manager.close()

@@ -8,6 +8,7 @@ import sqlite3
 import threading
 import time
 
+import asyncpg
 import pytest
 
 from bot.engine.errors import (
@@ -38,12 +39,12 @@ class Clock:
 
 
 @pytest.fixture
-async def env(tmp_path):
+async def env(database):
     clock = Clock()
-    store = await Store.open(tmp_path / "bot.db")
+    store = await Store.open(database)
     manager = SessionManager(store, {"race": RaceGame()}, clock=clock)
     await manager.start()
-    yield manager, store, clock, tmp_path / "bot.db"
+    yield manager, store, clock, database
     await manager.close()
     await store.close()
 
@@ -353,7 +354,7 @@ async def test_a_failed_write_leaves_memory_as_the_store_has_it(env, monkeypatch
 
     with monkeypatch.context() as patched:
         patched.setattr(Sessions, "step_unit", staticmethod(broken_step))
-        with pytest.raises(sqlite3.OperationalError):
+        with pytest.raises((sqlite3.OperationalError, asyncpg.UndefinedTableError)):
             await manager.act(sid, "ann", {"do": "advance", "by": 5})
     # Nothing of the failed move stayed: same version, same turn, no action logged.
     assert (await manager.session(sid)).version == 0
@@ -530,8 +531,8 @@ class TellingRace(RaceGame):
 
 
 @pytest.fixture
-async def telling(tmp_path):
-    store = await Store.open(tmp_path / "bot.db")
+async def telling(database):
+    store = await Store.open(database)
     manager = SessionManager(store, {"race": TellingRace()}, clock=Clock())
     await manager.start()
     yield manager, store

@@ -18,8 +18,8 @@ from tests.engine.restored import restored_state
 
 
 @pytest.fixture
-async def env(tmp_path):
-    store = await Store.open(tmp_path / "bot.db")
+async def env(database):
+    store = await Store.open(database)
     manager = SessionManager(store, {"race": RaceGame()})
     yield manager, store
     await manager.close()

@@ -17,8 +17,8 @@ async def open_manager(path, spins):
     return store, SessionManager(store, {"topstop": rules})
 
 
-async def test_a_word_of_round_one_is_a_duplicate_after_a_restart(tmp_path):
-    path = tmp_path / "bot.db"
+async def test_a_word_of_round_one_is_a_duplicate_after_a_restart(database):
+    path = database
     store, manager = await open_manager(path, "CMP")
     record = await manager.open_lobby(1, 10, "topstop", "ann", {"language": "en"})
     sid = record.id

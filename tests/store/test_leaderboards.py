@@ -17,8 +17,8 @@ NOW = 100 * DAY
 
 
 @pytest.fixture
-async def store(tmp_path: Path):
-    opened = await Store.open(tmp_path / "bot.db")
+async def store(database: Path | str):
+    opened = await Store.open(database)
     yield opened
     await opened.close()
 

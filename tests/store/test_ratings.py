@@ -30,11 +30,11 @@ class Clock:
 
 
 @pytest.fixture
-async def env(tmp_path: Path):
-    store = await Store.open(tmp_path / "bot.db")
+async def env(database: Path | str):
+    store = await Store.open(database)
     manager = SessionManager(store, {"tally": TallyGame(), "other": TallyGame()}, clock=Clock())
     await manager.start()
-    yield manager, store, tmp_path / "bot.db"
+    yield manager, store, database
     await manager.close()
     await store.close()
 
@@ -148,14 +148,13 @@ async def test_each_server_and_game_has_its_own_ratings(env):
 
 
 async def test_a_finishing_write_that_fails_leaves_neither_results_nor_ratings(env):
-    manager, store, path = env
+    manager, store, _ = env
     players = ["ann", "bob"]
     record = await manager.open_lobby(GUILD, 5, "tally", "ann", {})
     await manager.join(record.id, "bob")
     await manager.start_game(record.id, "ann")
-    with sqlite3.connect(path) as outside:  # another writer moved the session on: the unit is stale
-        outside.execute("UPDATE sessions SET version = version + 1 WHERE id = ?", (record.id,))
-    outside.close()
+    async with store.transaction() as tx:  # another writer moved the session on: the unit is stale
+        await tx.execute("UPDATE sessions SET version = version + 1 WHERE id = ?", (record.id,))
     with pytest.raises(Exception, match="no longer as this write expected"):
         await manager.act(record.id, "ann", {"do": "finish", "scores": dict.fromkeys(players, 1)})
     assert await store.results.for_session(record.id) == []
@@ -220,3 +219,26 @@ def test_the_rebuild_command_rebuilds_a_database_file(tmp_path, capsys):
     with sqlite3.connect(tmp_path / "bot.db") as connection:
         assert connection.execute("SELECT COUNT(*) FROM ratings").fetchone()[0] == 2
     connection.close()
+
+
+def test_the_rebuild_command_rebuilds_the_database_it_is_given_file_or_url(database, capsys):
+    async def seed() -> None:
+        store = await Store.open(database)
+        manager = SessionManager(store, {"tally": TallyGame()}, clock=Clock())
+        await play(manager, {"ann": 9, "bob": 4})
+        async with store.transaction() as tx:
+            await tx.execute("DELETE FROM ratings")
+        await manager.close()
+        await store.close()
+
+    async def rated() -> int:
+        store = await Store.open(database)
+        try:
+            return len(await store.ratings.all())
+        finally:
+            await store.close()
+
+    asyncio.run(seed())
+    assert ratings_main(["rebuild", "--db", str(database)]) == 0
+    assert "1 finished game" in capsys.readouterr().out
+    assert asyncio.run(rated()) == 2

@@ -24,8 +24,8 @@ SCENARIOS = "tests/scenarios"
 
 
 @pytest.fixture
-async def store(tmp_path: Any) -> AsyncIterator[Store]:
-    store = await Store.open(tmp_path / "bot.db")
+async def store(database: Any) -> AsyncIterator[Store]:
+    store = await Store.open(database)
     yield store
     await store.close()
 
@@ -220,8 +220,16 @@ async def test_the_queries_use_their_indexes(store: Store) -> None:
     }
     used = {}
     for name, (sql, params) in plans.items():
-        rows = await store.db.fetch_all(f"EXPLAIN QUERY PLAN {sql}", params)
-        used[name] = " ".join(str(row[3]) for row in rows)
+        if store.db.dialect == "postgresql":
+            # A table of a few rows is read whole unless the planner is told to prefer its indexes.
+            async with store.db._pool.acquire() as connection:  # type: ignore[attr-defined]
+                await connection.execute("SET enable_seqscan = off")
+                rows = await connection.fetch(f"EXPLAIN {sql}")
+            used[name] = " ".join(str(row[0]) for row in rows)
+        else:
+            rows = await store.db.fetch_all(f"EXPLAIN QUERY PLAN {sql}", params)
+            used[name] = " ".join(str(row[3]) for row in rows)
     assert "results_by_player" in used["stats"]
-    assert "sessions_finished_by_guild" in used["history"] and "TEMP B-TREE" not in used["history"]
+    assert "sessions_finished_by_guild" in used["history"]
+    assert "TEMP B-TREE" not in used["history"] and "Sort" not in used["history"]
     assert "sessions_finished_by_game" in used["history of a game"]

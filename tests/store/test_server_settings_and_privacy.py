@@ -9,8 +9,8 @@ from bot.store.repositories import is_anonymous
 
 
 @pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(tmp_path / "bot.db")
+async def store(database):
+    store = await Store.open(database)
     yield store
     await store.close()
 
@@ -31,7 +31,7 @@ async def test_a_server_without_settings_reads_the_empty_settings(store):
     assert settings == ServerSettings() and settings.to_json() == "{}"
 
 
-async def test_settings_are_stored_per_server_and_survive_reopening(store, tmp_path):
+async def test_settings_are_stored_per_server_and_survive_reopening(store, database):
     def restrict(settings: ServerSettings) -> None:
         settings.channels.append(555)
         settings.max_games = 3
@@ -40,7 +40,7 @@ async def test_settings_are_stored_per_server_and_survive_reopening(store, tmp_p
     async with store.transaction() as tx:
         await store.guild_settings.update(tx, 1, restrict, 1.0)
     await store.close()
-    reopened = await Store.open(tmp_path / "bot.db")
+    reopened = await Store.open(database)
     try:
         assert await reopened.guild_settings.settings(1) == ServerSettings([555], 3, {"race": {"target": 30}})
         assert await reopened.guild_settings.settings(2) == ServerSettings()

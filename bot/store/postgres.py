@@ -1,0 +1,478 @@
+"""The PostgreSQL store (`DATABASE_URL=postgresql://…`): the same interface as the SQLite `Database`, over asyncpg.
+
+The repositories write one SQL text for both databases, with `?` placeholders; `to_postgresql` turns them into
+PostgreSQL's `$1, $2, …` here, and nowhere else.
+
+Group commit keeps SQLite's guarantee: the units `run` receives are committed in batches, one transaction per
+batch on one connection of their own, and a unit's future is settled only after its COMMIT. That connection
+lives on a thread with an event loop of its own, so that units written as functions of a connection
+(`Sessions.*_work`, the ratings) run there as they run in SQLite's writer: synchronously, through
+`SyncConnection`, which offers the few sqlite3 calls they make. Reads and `transaction()` use a pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import functools
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Coroutine, Iterable
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar
+
+import asyncpg
+
+from bot.store.database import (
+    ConstraintViolation,
+    SchemaTooNew,
+    StaleWrite,
+    Unit,
+    UnusableDatabase,
+)
+from bot.store.migrations import MIGRATIONS, postgresql_migration
+from bot.store.writer import DEFAULT_SYNCHRONOUS, SYNCHRONOUS_MODES
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+URL_SCHEMES = ("postgresql://", "postgres://")
+# Reads run on a pool of this many connections (the writer has one more of its own).
+POOL_SIZE = 8
+# Any number, the same in every process: the advisory lock that lets one process at a time migrate.
+MIGRATION_LOCK = 0x7470_6D69_6772  # "tpmigr"
+
+
+def is_postgresql_url(target: object) -> bool:
+    return isinstance(target, str) and target.startswith(URL_SCHEMES)
+
+
+@functools.lru_cache(maxsize=4096)
+def to_postgresql(sql: str) -> str:
+    """`?` placeholders as `$1, $2, …` (a `?` inside a quoted literal stays)."""
+    parts: list[str] = []
+    number = 0
+    quoted = False
+    for char in sql:
+        if char == "'":
+            quoted = not quoted
+        if char == "?" and not quoted:
+            number += 1
+            parts.append(f"${number}")
+        else:
+            parts.append(char)
+    return "".join(parts)
+
+
+@functools.lru_cache(maxsize=256)
+def exactly_one_row(sql: str) -> str:
+    """A statement that must change exactly one row, as one that fails otherwise: asyncpg's executemany gives
+    no row counts, so the check runs in the server (a division by zero when the count is not one)."""
+    return (
+        f"WITH changed AS ({sql} RETURNING 1) SELECT 1 / CAST((SELECT COUNT(*) FROM changed) = 1 AS INTEGER)"
+    )
+
+
+def _returns_rows(sql: str) -> bool:
+    text = sql.lstrip().upper()
+    return text.startswith(("SELECT", "WITH", "VALUES")) or " RETURNING " in text
+
+
+def _decode_numeric(text: str) -> int | float:
+    """SUM and AVG of integers are `numeric` in PostgreSQL: an int when whole (SUM), else a float (AVG), as
+    SQLite gives them."""
+    return float(text) if any(mark in text for mark in ".eEN") else int(text)
+
+
+# SYNCHRONOUS (bot/store/writer.py) in PostgreSQL's words: FULL waits for the commit's log record on the disk;
+# NORMAL acknowledges before (a crash of the server can lose the last moments of actions, never corrupt).
+SYNCHRONOUS_COMMIT = {"FULL": "on", "NORMAL": "off"}
+
+
+def _server_settings(synchronous: str) -> dict[str, str]:
+    """Set when the connection starts, so that the pool's reset of a connection keeps them."""
+    return {"synchronous_commit": SYNCHRONOUS_COMMIT[synchronous]}
+
+
+async def _prepare(connection: asyncpg.Connection) -> None:
+    await connection.set_type_codec(
+        "numeric", encoder=str, decoder=_decode_numeric, schema="pg_catalog", format="text"
+    )
+
+
+async def _connect(url: str, synchronous: str) -> asyncpg.Connection:
+    connection = await asyncpg.connect(url, server_settings=_server_settings(synchronous))
+    await _prepare(connection)
+    return connection
+
+
+def _constraint(exc: asyncpg.IntegrityConstraintViolationError) -> ConstraintViolation:
+    return ConstraintViolation(f"{type(exc).__name__}: {exc}")
+
+
+class SyncCursor:
+    """What a statement gave: its rows and how many rows it changed (PostgreSQL has no row ids: an insert
+    that needs its id says RETURNING id, and reads it as a row)."""
+
+    lastrowid = None
+
+    def __init__(self, rows: list[Any], rowcount: int) -> None:
+        self._rows = rows
+        self.rowcount = rowcount
+
+    def fetchone(self) -> Any:
+        return self._rows[0] if self._rows else None
+
+    def fetchall(self) -> list[Any]:
+        return list(self._rows)
+
+
+class SyncConnection:
+    """The writer's connection as a unit of work sees it: `execute` and `executemany` that return when done,
+    like sqlite3's. Only ever used on the writer's thread, whose event loop runs each call to its end."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, connection: asyncpg.Connection) -> None:
+        self._loop = loop
+        self._connection = connection
+
+    def _wait(self, call: Coroutine[Any, Any, T]) -> T:
+        try:
+            return self._loop.run_until_complete(call)
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise _constraint(exc) from exc
+
+    def execute(self, sql: str, params: Iterable[Any] = ()) -> SyncCursor:
+        args = tuple(params)
+        if _returns_rows(sql):
+            rows = self._wait(self._connection.fetch(to_postgresql(sql), *args))
+            return SyncCursor(rows, len(rows))
+        status = self._wait(self._connection.execute(to_postgresql(sql), *args))
+        count = status.rsplit(" ", 1)[-1]
+        return SyncCursor([], int(count) if count.isdigit() else -1)
+
+    def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> SyncCursor:
+        listed = [tuple(row) for row in rows]
+        if listed:
+            self._wait(self._connection.executemany(to_postgresql(sql), listed))
+        return SyncCursor([], -1)
+
+    @property
+    def in_transaction(self) -> bool:
+        return bool(self._connection.is_in_transaction())
+
+
+def commit_batch(conn: SyncConnection, units: list[Unit]) -> list[tuple[bool, Any]]:
+    """The whole batch in one transaction, as SQLite's `commit_batch`: together first (one executemany per
+    statement); if anything fails, again with a savepoint per unit, so that only the failing unit is undone."""
+    conn.execute("BEGIN")
+    try:
+        try:
+            outcomes = _run_together(conn, units)
+        except Exception:
+            conn.execute("ROLLBACK")
+            conn.execute("BEGIN")
+            outcomes = [_in_savepoint(conn, unit) for unit in units]
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return outcomes
+
+
+def _run_together(conn: SyncConnection, units: list[Unit]) -> list[tuple[bool, Any]]:
+    merged: dict[tuple[str, bool], list[tuple[Any, ...]]] = {}
+    outcomes: list[tuple[bool, Any]] = []
+    for unit in units:
+        if callable(unit):
+            outcomes.append((True, unit(conn)))  # type: ignore[arg-type]
+            continue
+        for sql, params, one_row in unit:
+            merged.setdefault((sql, one_row), []).append(params)
+        outcomes.append((True, None))
+    for (sql, one_row), rows in merged.items():
+        conn.executemany(exactly_one_row(sql) if one_row else sql, rows)
+    return outcomes
+
+
+def _run_unit(conn: SyncConnection, unit: Unit) -> Any:
+    if callable(unit):
+        return unit(conn)  # type: ignore[arg-type]
+    for sql, params, one_row in unit:
+        cursor = conn.execute(sql, params)
+        if one_row and cursor.rowcount != 1:
+            raise StaleWrite(f"no longer as this write expected it: {sql.split(' WHERE ')[0]}")
+    return None
+
+
+def _in_savepoint(conn: SyncConnection, unit: Unit) -> tuple[bool, Any]:
+    conn.execute("SAVEPOINT unit")
+    try:
+        result: tuple[bool, Any] = (True, _run_unit(conn, unit))
+    except Exception as exc:
+        conn.execute("ROLLBACK TO SAVEPOINT unit")
+        result = (False, exc)
+    conn.execute("RELEASE SAVEPOINT unit")
+    return result
+
+
+class Committer:
+    """The writer: one connection on a thread of its own, committing one batch at a time."""
+
+    def __init__(self, url: str, synchronous: str) -> None:
+        self._url = url
+        self._synchronous = synchronous
+        self._executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="postgresql-writer")
+        self._loop = asyncio.new_event_loop()
+        self._connection: asyncpg.Connection | None = None
+
+    async def open(self) -> None:
+        await asyncio.wrap_future(self._executor.submit(self._connected))
+
+    def _connected(self) -> SyncConnection:
+        """The connection, opened again if the last one was lost (a server restart fails one batch only)."""
+        if self._connection is None or self._connection.is_closed():
+            self._connection = self._loop.run_until_complete(_connect(self._url, self._synchronous))
+        return SyncConnection(self._loop, self._connection)
+
+    def commit(self, units: list[Unit]) -> concurrent.futures.Future[tuple[list[tuple[bool, Any]], float]]:
+        return self._executor.submit(self._commit, units)
+
+    def _commit(self, units: list[Unit]) -> tuple[list[tuple[bool, Any]], float]:
+        started = time.perf_counter()
+        outcomes = commit_batch(self._connected(), units)
+        return outcomes, time.perf_counter() - started
+
+    async def close(self) -> None:
+        if self._loop.is_closed():
+            return  # closed already
+        await asyncio.wrap_future(self._executor.submit(self._close))
+        self._executor.shutdown()
+
+    def _close(self) -> None:
+        if self._connection is not None and not self._connection.is_closed():
+            self._loop.run_until_complete(self._connection.close())
+        self._loop.close()
+
+
+class PostgresDatabase:
+    """A pool for reads and transactions, and the writer (`Committer`) for the group-commit units of `run`."""
+
+    dialect = "postgresql"
+
+    def __init__(self, pool: asyncpg.Pool, committer: Committer) -> None:
+        self._pool = pool
+        self._committer = committer
+        # As in SQLite's Database: a transaction runs when no batch is in flight, and holds the next one back.
+        self._write_lock = asyncio.Lock()
+        self._pending: list[tuple[Unit, asyncio.Future[Any]]] = []
+        self._in_flight: list[tuple[Unit, asyncio.Future[Any]]] = []
+        self._drained = asyncio.Event()
+        self._drained.set()
+        self.longest_commit = 0.0
+
+    @classmethod
+    async def open(cls, url: str, *, synchronous: str = DEFAULT_SYNCHRONOUS) -> PostgresDatabase:
+        """Connect and migrate; UnusableDatabase when the server cannot be reached or refuses us."""
+        if synchronous not in SYNCHRONOUS_MODES:
+            raise ValueError(
+                f"synchronous must be one of {', '.join(SYNCHRONOUS_MODES)}, not {synchronous!r}"
+            )
+        try:
+            pool = await asyncpg.create_pool(
+                url,
+                min_size=1,
+                max_size=POOL_SIZE,
+                init=_prepare,
+                server_settings=_server_settings(synchronous),
+            )
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise UnusableDatabase(f"cannot open the database {safe_url(url)}: {exc}") from exc
+        committer = Committer(url, synchronous)
+        database = cls(pool, committer)
+        try:
+            await committer.open()
+            await database.migrate()
+        except BaseException as exc:
+            await committer.close()
+            await pool.close()
+            if isinstance(exc, (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)):
+                raise UnusableDatabase(f"cannot use the database {safe_url(url)}: {exc}") from exc
+            raise
+        return database
+
+    async def close(self) -> None:
+        while self._pending or self._in_flight:
+            if self._in_flight:
+                await self._drained.wait()
+            else:
+                async with self._write_lock:
+                    pass
+                self._send()
+        await self._committer.close()
+        await self._pool.close()
+
+    def run(self, work: Unit) -> asyncio.Future[Any]:
+        """As `Database.run`: done once committed, in a batch with the units that arrived meanwhile."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending.append((work, future))
+        self._send()
+        return future
+
+    def _send(self) -> None:
+        if self._in_flight or not self._pending or self._write_lock.locked():
+            return
+        batch, self._pending = self._pending, []
+        self._in_flight = batch
+        self._drained.clear()
+        committing = asyncio.wrap_future(self._committer.commit([unit for unit, _ in batch]))
+        committing.add_done_callback(self._committed)
+
+    def _committed(self, task: asyncio.Future[tuple[list[tuple[bool, Any]], float]]) -> None:
+        batch, self._in_flight = self._in_flight, []
+        error = RuntimeError("the commit was cancelled") if task.cancelled() else task.exception()
+        if error is None:
+            outcomes, took = task.result()
+            self.longest_commit = max(self.longest_commit, took)
+        for index, (_, future) in enumerate(batch):
+            if future.done():
+                continue
+            if error is not None:
+                future.set_exception(error)
+            elif outcomes[index][0]:
+                future.set_result(outcomes[index][1])
+            else:
+                future.set_exception(outcomes[index][1])
+        self._drained.set()
+        self._send()
+
+    async def schema_version(self) -> int:
+        async with self._pool.acquire() as connection:
+            return await _schema_version(connection)
+
+    async def migrate(self) -> None:
+        """Each migration in a transaction of its own, under an advisory lock: processes starting together
+        migrate once. The version is in the `schema_version` table (SQLite's is its user_version)."""
+        async with self._pool.acquire() as connection:
+            while True:
+                async with connection.transaction():
+                    await connection.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                    await connection.execute(
+                        "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+                    )
+                    current = await _schema_version(connection)
+                    if current > len(MIGRATIONS):
+                        raise SchemaTooNew(
+                            f"the database is at schema version {current}, this bot knows up to"
+                            f" {len(MIGRATIONS)}: run a newer version of the bot"
+                        )
+                    if current == len(MIGRATIONS):
+                        return
+                    number = current + 1
+                    await connection.execute(postgresql_migration(number))
+                    await connection.execute("DELETE FROM schema_version")
+                    await connection.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
+                log.info("database migrated to schema version %d", number)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[PostgresTransaction]:
+        """BEGIN … COMMIT on a connection of the pool, or ROLLBACK when the block raises; after the batch in
+        flight, if any."""
+        try:
+            async with self._write_lock:
+                await self._drained.wait()
+                async with self._pool.acquire() as connection, connection.transaction():
+                    yield PostgresTransaction(connection)
+        finally:
+            self._send()
+
+    async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> Any:
+        return await self._pool.fetchrow(to_postgresql(sql), *params)
+
+    async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
+        return list(await self._pool.fetch(to_postgresql(sql), *params))
+
+    async def table_names(self) -> list[str]:
+        rows = await self.fetch_all(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename"
+        )
+        return [row[0] for row in rows]
+
+
+async def _schema_version(connection: asyncpg.Connection) -> int:
+    if await connection.fetchval("SELECT to_regclass('schema_version')") is None:
+        return 0
+    version = await connection.fetchval("SELECT MAX(version) FROM schema_version")
+    return int(version or 0)
+
+
+class PostgresTransaction:
+    """Statements inside one open transaction (the `Transaction` of bot/store/database.py)."""
+
+    def __init__(self, connection: asyncpg.Connection) -> None:
+        self._connection = connection
+
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Run one statement; returns how many rows it changed."""
+        try:
+            status = await self._connection.execute(to_postgresql(sql), *params)
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise _constraint(exc) from exc
+        count = str(status).rsplit(" ", 1)[-1]
+        return int(count) if count.isdigit() else 0
+
+    async def insert(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Insert one row into a table with an `id`; returns the new row's id."""
+        try:
+            return int(await self._connection.fetchval(to_postgresql(sql) + " RETURNING id", *params))
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise _constraint(exc) from exc
+
+    async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        listed = [tuple(row) for row in rows]
+        if not listed:
+            return
+        try:
+            await self._connection.executemany(to_postgresql(sql), listed)
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise _constraint(exc) from exc
+
+    async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> Any:
+        return await self._connection.fetchrow(to_postgresql(sql), *params)
+
+    async def executescript_in_transaction(self, script: str) -> None:
+        await self._connection.execute(script)
+
+
+def json_value(text: str | None) -> Any:
+    """A jsonb value read from PostgreSQL as SQLite's json_extract gives it: a number or a string as itself,
+    true and false as 1 and 0, an array or an object as its JSON text."""
+    if text is None:
+        return None
+    value = json.loads(text)
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return value
+
+
+def safe_url(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    scheme, _, rest = url.partition("://")
+    credentials, at, place = rest.rpartition("@")
+    if not at:
+        return url
+    return f"{scheme}://{credentials.split(':', 1)[0]}@{place}"
+
+
+__all__ = [
+    "PostgresDatabase",
+    "PostgresTransaction",
+    "SyncConnection",
+    "is_postgresql_url",
+    "json_value",
+    "to_postgresql",
+]
