@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.topstop.advanced import round_record
-from bot.games.topstop.state import OVER, REVIEW, WRITING, Dispute, Entry, Round, TopStopState
+from bot.games.topstop.state import OVER, REVIEW, WRITING, Dispute, Entry, Round, TopStopState, unpacked
 
 
 def view(state: TopStopState, viewer: str | None) -> dict[str, Any]:
@@ -46,7 +46,7 @@ def view(state: TopStopState, viewer: str | None) -> dict[str, Any]:
 
 def history(state: TopStopState) -> list[dict[str, Any]]:
     """One record per round whose words have been revealed (points stay null until it is scored)."""
-    return [_record(r) for r in state.rounds if r.revealed]
+    return [_record(unpacked(r)) for r in state.rounds if r.revealed]
 
 
 def _round_view(state: TopStopState, viewer: str | None) -> dict[str, Any]:

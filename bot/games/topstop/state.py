@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import Any
+import zlib
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, cast
+
+import orjson
 
 from bot.engine import votes
 from bot.engine.votes import Tally
@@ -130,6 +133,69 @@ class Round:
     writing_until: float | None = None
 
 
+class PastRound:
+    """A finished round as memory keeps it: its JSON compressed (a sixth of the objects it was), decoded only
+    when something reads it (the history, a snapshot), and the lemmas of its words, which every later round's
+    judging needs. No action changes a round once the next one has begun, so nothing is lost: stored
+    snapshots hold the round's JSON as before."""
+
+    __slots__ = ("number", "revealed", "lemmas", "packed")
+
+    def __init__(self, number: int, revealed: bool, lemmas: str, packed: bytes) -> None:
+        self.number = number
+        self.revealed = revealed
+        self.lemmas = lemmas  # every lemma of its lists, one a line (a word has no line break)
+        self.packed = packed
+
+    @classmethod
+    def of(cls, finished: Round) -> PastRound:
+        lemmas = "\n".join(lemma for es in finished.lists.values() for e in es for lemma in e.lemmas)
+        return cls(finished.number, finished.revealed, lemmas, zlib.compress(orjson.dumps(finished), 1))
+
+    def json_fragment(self) -> orjson.Fragment:
+        """Its JSON as stored, for the engine's encoding of the state (bot.engine.game.state_json)."""
+        return orjson.Fragment(zlib.decompress(self.packed))
+
+    def dumped(self) -> dict[str, Any]:
+        data: dict[str, Any] = orjson.loads(zlib.decompress(self.packed))
+        return data
+
+    def unpacked(self) -> Round:
+        return _load_round(self.dumped())
+
+    def used_lemmas(self) -> list[str]:
+        return self.lemmas.split("\n") if self.lemmas else []
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PastRound):
+            return NotImplemented
+        return self.packed == other.packed
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"PastRound({self.unpacked()!r})"
+
+
+def unpacked(played: Round | PastRound) -> Round:
+    """A round as the rules read it, decoded if it is a finished one held packed."""
+    return played.unpacked() if isinstance(played, PastRound) else played
+
+
+def used_lemmas(played: Round | PastRound) -> list[str]:
+    if isinstance(played, PastRound):
+        return played.used_lemmas()
+    return [lemma for es in played.lists.values() for e in es for lemma in e.lemmas]
+
+
+def pack_finished(rounds: list[Round | PastRound]) -> list[Round | PastRound]:
+    """Every round but the last packed (the last is the one actions change): how memory holds the rounds."""
+    return [
+        r if i == len(rounds) - 1 or isinstance(r, PastRound) else PastRound.of(r)
+        for i, r in enumerate(rounds)
+    ]
+
+
 @dataclass
 class TopStopState:
     """The whole game: self-contained, so a replay of the log rebuilds it exactly."""
@@ -142,7 +208,8 @@ class TopStopState:
     left: list[str] = field(default_factory=list)
     first_spin: dict[str, str | None] = field(default_factory=dict)  # who still spins for first spinner
     first_spins: list[dict[str, str]] = field(default_factory=list)  # every settled spin-off
-    rounds: list[Round] = field(default_factory=list)
+    # Every round but the last is finished and held packed (PastRound); the last is the one actions change.
+    rounds: list[Round | PastRound] = field(default_factory=list)
     tiebreakers: list[str] = field(default_factory=list)
     winners: list[str] = field(default_factory=list)
     end_reason: str | None = None
@@ -160,7 +227,7 @@ class TopStopState:
 
     @property
     def round(self) -> Round:
-        return self.rounds[-1]
+        return cast(Round, self.rounds[-1])  # never packed (see `rounds`)
 
     @property
     def respin_tally(self) -> Tally:
@@ -170,11 +237,14 @@ class TopStopState:
 
 
 def dump_state(state: TopStopState) -> dict[str, Any]:
-    return asdict(state)
+    data = asdict(replace(state, rounds=[]))
+    data["rounds"] = [r.dumped() if isinstance(r, PastRound) else asdict(r) for r in state.rounds]
+    return data
 
 
 def load_state(data: dict[str, Any]) -> TopStopState:
-    rounds = [_load_round(r) for r in data["rounds"]]
+    loaded = [_load_round(r) for r in data["rounds"]]
+    rounds = pack_finished(list[Round | PastRound](loaded))
     return TopStopState(
         options=Options(**data["options"]),
         seats=list(data["seats"]),
@@ -191,8 +261,8 @@ def load_state(data: dict[str, Any]) -> TopStopState:
         advanced=load_advanced(data["advanced"]) if data.get("advanced") is not None else None,
         server_words=dict(data.get("server_words") or {}),
         # Saved before the counters: what they count, from the rounds.
-        respins=data.get("respins", sum(len(r.respun) for r in rounds)),
-        disputes_opened=data.get("disputes_opened", sum(r.opened_disputes for r in rounds)),
+        respins=data.get("respins", sum(len(r.respun) for r in loaded)),
+        disputes_opened=data.get("disputes_opened", sum(r.opened_disputes for r in loaded)),
     )
 
 

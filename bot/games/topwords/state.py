@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import copy
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -21,6 +21,73 @@ class Options:
     challenge_seconds: int = 30  # challenge mode: the window after a move that would end the game
     vote_seconds: int = 30  # a dispute's vote window (as Top Stop's)
     turn_seconds: int = 0  # the turn timer: an idle player's turn is passed after it (0: no timer)
+
+
+@dataclass(slots=True, eq=False)
+class ScoredWord(Mapping[str, Any]):
+    """A word a move formed and its points; read as the JSON object it is stored as ({"word", "points"})."""
+
+    word: str
+    points: int
+
+    def __getitem__(self, key: str) -> Any:
+        return getattr(self, _WORD_KEYS[key])  # a key it does not have: KeyError, as a dictionary's
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_WORD_KEYS)
+
+    def __len__(self) -> int:
+        return len(_WORD_KEYS)
+
+
+@dataclass(slots=True, eq=False)
+class MoveRecord(Mapping[str, Any]):
+    """One accepted move of the history, read as the JSON object it is stored as (record["tiles"], …). A game
+    holds dozens: as slotted objects they take half the memory of dictionaries, and orjson writes them as the
+    same JSON (fields in the stored keys' order)."""
+
+    move: int
+    player: str
+    tiles: list[list[Any]]  # [row, col, letter] each
+    words: list[ScoredWord]
+    doubled: bool
+    bonus: int
+    points: int
+
+    def __getitem__(self, key: str) -> Any:
+        return getattr(self, _MOVE_KEYS[key])  # a key it does not have: KeyError, as a dictionary's
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_MOVE_KEYS)
+
+    def __len__(self) -> int:
+        return len(_MOVE_KEYS)
+
+    def plain(self) -> dict[str, Any]:
+        """As a dictionary of plain JSON values (for views and events)."""
+        return {
+            **{key: getattr(self, key) for key in _MOVE_KEYS},
+            "tiles": [list(tile) for tile in self.tiles],
+            "words": [{"word": w.word, "points": w.points} for w in self.words],
+        }
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any]) -> MoveRecord:
+        """From its stored JSON object (new containers: nothing shared with `data`)."""
+        return cls(
+            data["move"],
+            data["player"],
+            [list(tile) for tile in data["tiles"]],
+            [ScoredWord(w["word"], w["points"]) for w in data["words"]],
+            data["doubled"],
+            data["bonus"],
+            data["points"],
+        )
+
+
+# Each field by its key, in the stored order.
+_WORD_KEYS = {key: key for key in ("word", "points")}
+_MOVE_KEYS = {key: key for key in ("move", "player", "tiles", "words", "doubled", "bonus", "points")}
 
 
 @dataclass
@@ -43,7 +110,7 @@ class State:
     passes: int = 0  # passes in a row
     first_player: str = ""
     start_draw: list[dict[str, str]] = field(default_factory=list)  # one round per draw, ties draw again
-    history: list[dict[str, Any]] = field(default_factory=list)  # one record per accepted move
+    history: list[MoveRecord] = field(default_factory=list)  # one record per accepted move
     pending: dict[str, Any] | None = None  # the last move while it may still be challenged or disputed
     taken_back: dict[str, Any] | None = None  # the move just taken back, until its player acts again
     vote: dict[str, Any] | None = None  # the open dispute
@@ -79,11 +146,15 @@ class State:
 
 
 def dump_state(state: State) -> dict[str, Any]:
-    return asdict(state)
+    data = asdict(state)
+    data["history"] = [record.plain() for record in state.history]
+    return data
 
 
-def load_state(data: dict[str, Any]) -> State:
-    data = copy.deepcopy(data)  # the state must share nothing with the caller's data
+def load_state(stored: dict[str, Any]) -> State:
+    # The state shares nothing with the caller's data: new containers, the history as records.
+    data = {key: _copied(value) for key, value in stored.items() if key != "history"}
+    data["history"] = [MoveRecord.of(record) for record in stored["history"]]
     options = Options(**data.pop("options"))
     if "board_changes" not in data:  # saved before the counters: what they would be now
         taken_back = sum(1 for c in data["challenges"] if c["success"]) + sum(
@@ -93,3 +164,12 @@ def load_state(data: dict[str, Any]) -> State:
     if "votes_opened" not in data:  # votes cancelled before then were never counted: their ids may repeat
         data["votes_opened"] = len(data["votes"]) + (data["vote"] is not None)
     return State(options=options, **data)
+
+
+def _copied(value: Any) -> Any:
+    """A JSON value with new containers (what copy.deepcopy does for JSON, without its bookkeeping)."""
+    if isinstance(value, dict):
+        return {key: _copied(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copied(item) for item in value]
+    return value
