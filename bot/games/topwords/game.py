@@ -349,7 +349,7 @@ class TopWords:
             "idle": {p: n for p, n in state.idle.items() if n},
             "bag_count": len(state.bag),
             "scores": dict(state.scores),
-            "history": [record.plain() for record in state.history],
+            "history": state.history.plain(),
             "last_move": [[r, c] for r, c, _ in last],
             "first_player": state.first_player,
             "start_draw": [dict(round_) for round_ in state.start_draw],
@@ -420,7 +420,7 @@ class TopWords:
             "finished": state.phase == "over",
             "winners": _winners(state) if state.phase == "over" else [],
             "scores": dict(state.scores),
-            "history": [record.plain() for record in state.history],
+            "history": state.history.plain(),
             "first_player": state.first_player,
             "start_draw": [dict(round_) for round_ in state.start_draw],
             "turn": state.current if state.phase == "play" else None,
@@ -579,7 +579,7 @@ class TopWords:
             scored.bonus,
             scored.points,
         )
-        s.history = [*s.history, record]
+        s.history = s.history.plus(record)
         s.board_changes += 1
         s.pending = {
             "player": player,
@@ -767,7 +767,7 @@ class TopWords:
         assert s.pending is not None
         pending, record = s.pending, s.history[-1]
         player = record["player"]
-        s.history = s.history[:-1]
+        s.history = s.history.without_last()
         s.board_changes += 1  # never back down: the move taken back's buttons stay stale
         board = list(s.board)
         for r, c, _ in record["tiles"]:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, overload
+
+import orjson
 
 from bot.games.topwords.rules import Board, empty_board
 
@@ -85,6 +87,84 @@ class MoveRecord(Mapping[str, Any]):
         )
 
 
+class History(Sequence[MoveRecord]):
+    """The accepted moves, oldest first, as memory holds them: every move but the last as its JSON text, one
+    bytes object for all of them (about 110 bytes a move, against 600 as objects), and the last as a
+    `MoveRecord`, the one the rules read (a challenge, a dispute, its words to record) and may take back.
+    Earlier moves are decoded only when something reads them all (the views, a snapshot, the replay's output).
+    Never changed once built: `plus` and `without_last` make new histories."""
+
+    __slots__ = ("_earlier", "_count", "_last")
+
+    def __init__(self, records: Iterable[MoveRecord] = ()) -> None:
+        every = list(records)
+        self._earlier = b",".join(orjson.dumps(record) for record in every[:-1])
+        self._count = max(len(every) - 1, 0)
+        self._last: MoveRecord | None = every[-1] if every else None
+
+    def plus(self, record: MoveRecord) -> History:
+        """This history and one more move (the last one so far joins the packed text)."""
+        new = History()
+        if self._last is not None:
+            last = orjson.dumps(self._last)
+            new._earlier = self._earlier + b"," + last if self._earlier else last
+            new._count = self._count + 1
+        new._last = record
+        return new
+
+    def without_last(self) -> History:
+        """The history without its last move (a move taken back)."""
+        return History(list(self)[:-1])
+
+    @property
+    def last(self) -> MoveRecord | None:
+        return self._last
+
+    def __len__(self) -> int:
+        return self._count + (self._last is not None)
+
+    @overload
+    def __getitem__(self, index: int) -> MoveRecord: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[MoveRecord]: ...
+
+    def __getitem__(self, index: int | slice) -> MoveRecord | list[MoveRecord]:
+        if isinstance(index, int) and self._last is not None and index in (-1, self._count):
+            return self._last
+        return list(self)[index]
+
+    def __iter__(self) -> Iterator[MoveRecord]:
+        if self._earlier:
+            yield from (MoveRecord.of(data) for data in orjson.loads(b"[" + self._earlier + b"]"))
+        if self._last is not None:
+            yield self._last
+
+    def plain(self) -> list[dict[str, Any]]:
+        """Every move as a dictionary of plain JSON values (for views): the packed ones decoded at once."""
+        earlier: list[dict[str, Any]] = orjson.loads(b"[" + self._earlier + b"]") if self._earlier else []
+        return earlier + ([self._last.plain()] if self._last is not None else [])
+
+    def json_fragment(self) -> orjson.Fragment:
+        """Its JSON as stored, for the engine's encoding of the state (bot.engine.game.state_json)."""
+        if self._last is None:
+            return orjson.Fragment(b"[]")
+        last = orjson.dumps(self._last)
+        return orjson.Fragment(b"[" + (self._earlier + b"," + last if self._earlier else last) + b"]")
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, History):
+            return (self._earlier, self._last) == (other._earlier, other._last)
+        if isinstance(other, Sequence) and not isinstance(other, str | bytes):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"History({list(self)!r})"
+
+
 # Each field by its key, in the stored order.
 _WORD_KEYS = {key: key for key in ("word", "points")}
 _MOVE_KEYS = {key: key for key in ("move", "player", "tiles", "words", "doubled", "bonus", "points")}
@@ -110,7 +190,7 @@ class State:
     passes: int = 0  # passes in a row
     first_player: str = ""
     start_draw: list[dict[str, str]] = field(default_factory=list)  # one round per draw, ties draw again
-    history: list[MoveRecord] = field(default_factory=list)  # one record per accepted move
+    history: History = field(default_factory=History)  # one record per accepted move
     pending: dict[str, Any] | None = None  # the last move while it may still be challenged or disputed
     taken_back: dict[str, Any] | None = None  # the move just taken back, until its player acts again
     vote: dict[str, Any] | None = None  # the open dispute
@@ -146,15 +226,15 @@ class State:
 
 
 def dump_state(state: State) -> dict[str, Any]:
-    data = asdict(state)
-    data["history"] = [record.plain() for record in state.history]
+    data = asdict(replace(state, history=History()))
+    data["history"] = state.history.plain()
     return data
 
 
 def load_state(stored: dict[str, Any]) -> State:
     # The state shares nothing with the caller's data: new containers, the history as records.
     data = {key: _copied(value) for key, value in stored.items() if key != "history"}
-    data["history"] = [MoveRecord.of(record) for record in stored["history"]]
+    data["history"] = History(MoveRecord.of(record) for record in stored["history"])
     options = Options(**data.pop("options"))
     if "board_changes" not in data:  # saved before the counters: what they would be now
         taken_back = sum(1 for c in data["challenges"] if c["success"]) + sum(
