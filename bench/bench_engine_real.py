@@ -682,12 +682,27 @@ def encoding_seconds(profile: cProfile.Profile) -> tuple[float, list[tuple[str, 
         parts = Path(filename).parts
         return "bot" in parts or "json" in parts or Path(filename).stem == "pickle"
 
+    # Functions only ever called from within an encoder (directly or through such functions): a call they
+    # make to an encoder is part of the outer encoder's time, not another one (e.g. the hook through which
+    # orjson asks a compact part of the state for its JSON, which decompresses it).
+    inside: set[tuple[str, int, str]] = set()
+    grown = True
+    while grown:
+        grown = False
+        for func, (_, _, _, _, callers) in stats.items():
+            if func in inside or is_encoder(func) or not callers:
+                continue
+            if all(is_encoder(caller) or caller in inside for caller in callers):
+                inside.add(func)
+                grown = True
     total = 0.0
     parts = []
     for func, (_, _, _, _, callers) in stats.items():
         if not is_encoder(func):
             continue
-        outer = sum(edge[3] for caller, edge in callers.items() if not is_encoder(caller))
+        outer = sum(
+            edge[3] for caller, edge in callers.items() if not is_encoder(caller) and caller not in inside
+        )
         if outer:
             total += outer
             parts.append((f"{Path(func[0]).stem}:{func[2]}" if func[0] != "~" else func[2], outer))
