@@ -38,7 +38,7 @@ from bot.games.topstop import advanced
 from bot.games.topstop.cards import CARD_NAMES
 from bot.games.topstop.judging import Lexicon, WordsService, judge_lists
 from bot.games.topstop.levels import CategoryWords
-from bot.games.topstop.output import history, view
+from bot.games.topstop.output import history, history_record, view
 from bot.games.topstop.state import (
     CHOOSE,
     DRAW,
@@ -373,7 +373,7 @@ class TopStop:
         return dump_state(state)
 
     def load(self, data: JSON) -> TopStopState:
-        return load_state(data)
+        return load_state(data, history_record)
 
     def replay_output(self, state: TopStopState) -> JSON:
         return {
@@ -958,7 +958,7 @@ def _start_round(state: TopStopState, spinner: str, step: _Step) -> None:
     players = list(state.tiebreakers) if state.tiebreakers else state.seated
     number = len(state.rounds) + 1
     if state.rounds:  # the round before is over: memory keeps it packed from now on
-        state.rounds[-1] = PastRound.of(state.round)
+        state.rounds[-1] = PastRound.of(state.round, history_record(state.round))
     state.rounds.append(
         Round(number=number, spinner=spinner, players=players, tiebreak=bool(state.tiebreakers))
     )

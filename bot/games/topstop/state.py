@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, cast
+from typing import Any
 
 import orjson
 
@@ -135,22 +136,26 @@ class Round:
 
 class PastRound:
     """A finished round as memory keeps it: its JSON compressed (a sixth of the objects it was), decoded only
-    when something reads it (the history, a snapshot), and the lemmas of its words, which every later round's
+    when a snapshot is written; its history record (what views and the replay output show of it), compressed
+    too, so that showing it costs no more than before; and the lemmas of its words, which every later round's
     judging needs. No action changes a round once the next one has begun, so nothing is lost: stored
     snapshots hold the round's JSON as before."""
 
-    __slots__ = ("number", "revealed", "lemmas", "packed")
+    __slots__ = ("number", "revealed", "lemmas", "packed", "shown")
 
-    def __init__(self, number: int, revealed: bool, lemmas: str, packed: bytes) -> None:
+    def __init__(self, number: int, revealed: bool, lemmas: str, packed: bytes, shown: bytes) -> None:
         self.number = number
         self.revealed = revealed
         self.lemmas = lemmas  # every lemma of its lists, one a line (a word has no line break)
         self.packed = packed
+        self.shown = shown
 
     @classmethod
-    def of(cls, finished: Round) -> PastRound:
+    def of(cls, finished: Round, record: dict[str, Any]) -> PastRound:
+        """`record`: the round's history record (bot.games.topstop.output.history_record)."""
         lemmas = "\n".join(lemma for es in finished.lists.values() for e in es for lemma in e.lemmas)
-        return cls(finished.number, finished.revealed, lemmas, zlib.compress(orjson.dumps(finished), 1))
+        packed = zlib.compress(orjson.dumps(finished), 1)
+        return cls(finished.number, finished.revealed, lemmas, packed, zlib.compress(orjson.dumps(record), 1))
 
     def json_fragment(self) -> orjson.Fragment:
         """Its JSON as stored, for the engine's encoding of the state (bot.engine.game.state_json)."""
@@ -162,6 +167,11 @@ class PastRound:
 
     def unpacked(self) -> Round:
         return _load_round(self.dumped())
+
+    def record(self) -> dict[str, Any]:
+        """Its history record, as it was when the round ended."""
+        data: dict[str, Any] = orjson.loads(zlib.decompress(self.shown))
+        return data
 
     def used_lemmas(self) -> list[str]:
         return self.lemmas.split("\n") if self.lemmas else []
@@ -188,10 +198,13 @@ def used_lemmas(played: Round | PastRound) -> list[str]:
     return [lemma for es in played.lists.values() for e in es for lemma in e.lemmas]
 
 
-def pack_finished(rounds: list[Round | PastRound]) -> list[Round | PastRound]:
+def pack_finished(
+    rounds: list[Round | PastRound], record_of: Callable[[Round], dict[str, Any]]
+) -> list[Round | PastRound]:
     """Every round but the last packed (the last is the one actions change): how memory holds the rounds."""
+    last = len(rounds) - 1
     return [
-        r if i == len(rounds) - 1 or isinstance(r, PastRound) else PastRound.of(r)
+        r if i == last or isinstance(r, PastRound) else PastRound.of(r, record_of(r))
         for i, r in enumerate(rounds)
     ]
 
@@ -227,7 +240,8 @@ class TopStopState:
 
     @property
     def round(self) -> Round:
-        return cast(Round, self.rounds[-1])  # never packed (see `rounds`)
+        # Never packed (see `rounds`); no `cast` call on a path this hot.
+        return self.rounds[-1]  # type: ignore[return-value]
 
     @property
     def respin_tally(self) -> Tally:
@@ -242,9 +256,10 @@ def dump_state(state: TopStopState) -> dict[str, Any]:
     return data
 
 
-def load_state(data: dict[str, Any]) -> TopStopState:
+def load_state(data: dict[str, Any], record_of: Callable[[Round], dict[str, Any]]) -> TopStopState:
+    """`record_of`: a round's history record, kept with each finished round (PastRound)."""
     loaded = [_load_round(r) for r in data["rounds"]]
-    rounds = pack_finished(list[Round | PastRound](loaded))
+    rounds = pack_finished(list[Round | PastRound](loaded), record_of)
     return TopStopState(
         options=Options(**data["options"]),
         seats=list(data["seats"]),

@@ -570,10 +570,11 @@ class TopWords:
         score = s.scores[player] + scored.points
         s.scores = {**s.scores, player: score}
         move = len(s.history) + 1
+        tiles = [[r, c, letter] for r, c, letter in scored.tiles]  # shared by the record and its event
         record = MoveRecord(
             move,
             player,
-            [[r, c, letter] for r, c, letter in scored.tiles],
+            tiles,
             [ScoredWord(letters, points) for letters, points, _ in scored.words],
             scored.doubled,
             scored.bonus,
@@ -593,7 +594,20 @@ class TopWords:
         }
         s.passes = 0
         _next_turn(s)
-        applied.events.append({"type": "moved", **record.plain(), "score": score, "bag_count": len(s.bag)})
+        applied.events.append(
+            {
+                "type": "moved",
+                "move": move,
+                "player": player,
+                "tiles": tiles,
+                "words": [{"word": letters, "points": points} for letters, points, _ in scored.words],
+                "doubled": scored.doubled,
+                "bonus": scored.bonus,
+                "points": scored.points,
+                "score": score,
+                "bag_count": len(s.bag),
+            }
+        )
         applied.tell(player, _rack_event(s, player, drawn=drawn))
         ending = self._ending(s, player)
         if ending is None:

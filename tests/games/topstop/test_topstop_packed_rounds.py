@@ -12,6 +12,7 @@ from topstop_helpers import Table
 
 from bot.engine.game import state_json
 from bot.games.topstop import TopStop
+from bot.games.topstop.output import history_record
 from bot.games.topstop.state import PastRound, Round, unpacked
 
 # Made by the code before packing (a six-player table in its fourth round, three judged rounds behind it,
@@ -32,14 +33,16 @@ def test_every_round_but_the_last_is_kept_packed_once_the_next_begins() -> None:
     assert rounds[0].used_lemmas() == ["pear", "plum", "pig"]  # what later rounds are judged against
 
 
-def test_the_history_reads_packed_rounds_as_they_were() -> None:
+def test_the_history_shows_packed_rounds_as_their_full_form_shows_them() -> None:
     table = Table(("ann", "bob"))
-    records = [
-        table.play_round("P", {"ann": ["pear"], "bob": ["pig", "pear"]}),
-        table.play_round("B", {"ann": ["bear"], "bob": ["pear"]}),
-    ]
-    table.play_round("C", {"ann": ["cat"]})
-    assert table.output()["history"][:2] == records  # each read back from its packed form
+    table.play_round("P", {"ann": ["pear"], "bob": ["pig", "pear"]})
+    table.play_round("B", {"ann": ["bear"], "bob": ["pear"]}, stop="ann")
+    table.play_round("C", {"ann": ["cat"]}, score=False)
+    past = table.state.rounds[:-1]
+    assert all(isinstance(r, PastRound) for r in past) and len(past) == 2
+    shown = table.output()["history"]
+    assert shown[:2] == [history_record(unpacked(r)) for r in past]  # the record kept = the one computed
+    assert shown[2] == history_record(table.state.round) and shown[1]["stopped_by"] == "ann"
 
 
 def test_a_state_with_packed_rounds_is_stored_and_loaded_as_plain_json() -> None:
