@@ -28,6 +28,13 @@ it is sent. Timers are set to an hour so that none falls due on its own: the ben
 Every figure comes with its anchor measured in the same run on the same disk, the ratio and the target.
 The anchors are raw commits through aiosqlite with the PRAGMAs of the store's writer (its `synchronous`
 mode read from the store), single-row and eight-row (one INSERT of eight rows a commit).
+
+`--sizes 1000,10000` runs those sizes only. `--only memory` leaves out the encoding, start-up, open-loop and
+writer-batch figures: at each size every session is loaded once (the memory figure), then the throughput runs
+play on (as in the full run: the next size copies the prototypes as they left them, so the memory figure at
+10,000 is the full run's only after the 1,000 stage). `--trace N` also prints the N largest shares that
+tracemalloc finds in what the loaded sessions hold, by line and by file (its own overhead then inflates the
+RSS figure).
 """
 
 from __future__ import annotations
@@ -49,6 +56,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -680,12 +688,27 @@ def encoding_seconds(profile: cProfile.Profile) -> tuple[float, list[tuple[str, 
         parts = Path(filename).parts
         return "bot" in parts or "json" in parts or Path(filename).stem == "pickle"
 
+    # Functions only ever called from within an encoder (directly or through such functions): a call they
+    # make to an encoder is part of the outer encoder's time, not another one (e.g. the hook through which
+    # orjson asks a compact part of the state for its JSON, which decompresses it).
+    inside: set[tuple[str, int, str]] = set()
+    grown = True
+    while grown:
+        grown = False
+        for func, (_, _, _, _, callers) in stats.items():
+            if func in inside or is_encoder(func) or not callers:
+                continue
+            if all(is_encoder(caller) or caller in inside for caller in callers):
+                inside.add(func)
+                grown = True
     total = 0.0
     parts = []
     for func, (_, _, _, _, callers) in stats.items():
         if not is_encoder(func):
             continue
-        outer = sum(edge[3] for caller, edge in callers.items() if not is_encoder(caller))
+        outer = sum(
+            edge[3] for caller, edge in callers.items() if not is_encoder(caller) and caller not in inside
+        )
         if outer:
             total += outer
             parts.append((f"{Path(func[0]).stem}:{func[2]}" if func[0] != "~" else func[2], outer))
@@ -785,7 +808,15 @@ class Stage:
 
 
 async def stage_figures(
-    path: Path, games: dict[str, Game], size: int, anchors: Anchors, stage: Stage
+    path: Path,
+    games: dict[str, Game],
+    size: int,
+    anchors: Anchors,
+    stage: Stage,
+    *,
+    only_memory: bool = False,
+    play_on: bool = True,
+    trace: int = 0,
 ) -> None:
     store = await Store.open(path)
     manager = SessionManager(store, games, lobby_seconds=3600)
@@ -795,13 +826,20 @@ async def stage_figures(
         ids = await open_ids(store)
         trim_memory()
         before = rss_kb()
+        if trace:
+            tracemalloc.start()
         stage.load = await load_all(manager, ids)
         gc.collect()
         stage.memory_kb = (rss_kb() - before) / len(ids)
+        if trace:
+            print_trace(tracemalloc.take_snapshot(), len(ids), trace)
+            tracemalloc.stop()
         print(
             f"  {len(ids):,} open sessions; every one used once (loaded) in {stage.load:.1f} s"
             f" ({stage.load / len(ids) * 1000:.2f} ms a session); {stage.memory_kb:.1f} KB RSS a session"
         )
+        if only_memory and not play_on:
+            return
         rng = random.Random(size)
         runs = []
         length = 10_000
@@ -823,7 +861,7 @@ async def stage_figures(
         single_share = rate / anchors.single
         target = size == TARGET_SIZE
         ok = rate >= TARGET_RATE and eight_share >= TARGET_EIGHT_SHARE
-        if target:
+        if target and not only_memory:
             stage.results.append(ok)
         refused = tally.refused / max(1, tally.applied + tally.refused)
         print(
@@ -835,6 +873,8 @@ async def stage_figures(
             f" ≥ {TARGET_RATE:,}/s and ≥ {TARGET_EIGHT_SHARE:.0%} of eight-row"
             + (f": {mark(ok)}" if target else f" (stated at {TARGET_SIZE:,}): {mark(ok)} here, for reference")
         )
+        if only_memory:
+            return
         if size in OPEN_LOOP_SIZES:
             planned = await tables.plan(ids, int(OPEN_LOOP_RATE * OPEN_LOOP_SECONDS), rng)
             gc.collect()
@@ -950,7 +990,21 @@ async def online(path: Path) -> dict[str, float]:
     }
 
 
-async def run() -> bool:
+def print_trace(snapshot: tracemalloc.Snapshot, sessions: int, top: int) -> None:
+    """What the loaded sessions hold, per session: by line that allocated it, and by file."""
+    for key in ("lineno", "filename"):
+        stats = snapshot.statistics(key)
+        total = sum(stat.size for stat in stats)
+        print(f"  traced {total / sessions / 1024:.1f} KB a session, by {key}:")
+        for stat in stats[:top]:
+            frame = stat.traceback[0]
+            where = f"{Path(frame.filename).name}:{frame.lineno}" if key == "lineno" else frame.filename
+            print(f"    {stat.size / sessions:8.0f} B  {stat.count / sessions:6.1f} blocks  {where}")
+
+
+async def run(sizes: tuple[int, ...] = SIZES, *, only_memory: bool = False, trace: int = 0) -> bool:
+    """Every figure; `only_memory`: the memory figure alone, with the throughput runs that come before it
+    (they play the prototypes on, which the next size's copies start from)."""
     from bot.words import WordService
 
     monitor.share_the_interpreter()  # as the bot runs
@@ -984,20 +1038,30 @@ async def run() -> bool:
                 f"  {row[1]} prototypes played through the manager in {built:.1f} s (stored snapshot"
                 f" {row[0] / 1024:.1f} KB on average)"
             )
-            results.append(await encoding_figure(tables))
+            if not only_memory:
+                results.append(await encoding_figure(tables))
         finally:
             await manager.close()
             await store.close()
-        for size in SIZES:
+        for size in sizes:
             stage = Stage(size)
             started = time.perf_counter()
             clone_sessions(path, prototypes, size)
             stage.setup = time.perf_counter() - started
             megabytes = path.stat().st_size / 2**20
             print(f"== {size:,} live sessions: copied in {stage.setup:.1f} s (database {megabytes:.0f} MB)")
-            if size == ONLINE_SIZE:
+            if size == ONLINE_SIZE and not only_memory:
                 results.append(await online_figure(path))
-            await stage_figures(path, games, size, anchors, stage)
+            await stage_figures(
+                path,
+                games,
+                size,
+                anchors,
+                stage,
+                only_memory=only_memory,
+                play_on=size != sizes[-1],
+                trace=trace,
+            )
             results += stage.results
             if size == TARGET_SIZE:
                 ok = stage.memory_kb <= TARGET_MEMORY_KB
@@ -1032,7 +1096,12 @@ def main(argv: Iterable[str]) -> int:
     if args[:1] == ["--online"]:
         print(json.dumps(asyncio.run(online(Path(args[1])))))
         return 0
-    return 0 if asyncio.run(run()) else 1
+    sizes = SIZES
+    if "--sizes" in args:
+        sizes = tuple(int(size) for size in args[args.index("--sizes") + 1].split(","))
+    trace = int(args[args.index("--trace") + 1]) if "--trace" in args else 0
+    only_memory = args[:2] == ["--only", "memory"]
+    return 0 if asyncio.run(run(sizes, only_memory=only_memory, trace=trace)) else 1
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, TypeVar
 
+import orjson
+
 from bot.engine.errors import BadAction, StaleAction
 from bot.i18n import N_
 
@@ -165,7 +167,9 @@ class Game(Protocol):
     """Pure rules of one game: no discord, no I/O, no asyncio, no clock.
 
     State is plain data: dataclasses of lists, dicts, str, int, float, bool and None, so that the engine
-    serialises it as it is (`orjson.dumps(state)` equals `dump(state)`) and `load(dump(s)) == s`.
+    serialises it as it is (`state_json(state)` equals `dump(state)`) and `load(dump(s)) == s`. A part the
+    rules no longer change may be held compactly (Top Stop's finished rounds, compressed): an object with
+    `json_fragment()`, which returns its JSON as an `orjson.Fragment` (see `state_json`).
     """
 
     name: str
@@ -303,6 +307,20 @@ def _slot_names(cls: type) -> tuple[str, ...]:
     if names is None:
         names = _SLOTS[cls] = tuple(name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ()))
     return names
+
+
+def state_json(state: Any) -> bytes:
+    """The state as JSON, as the engine stores it: orjson walks the dataclasses as they are, and a part held
+    compactly gives its own JSON (`json_fragment()`), copied in as it is."""
+    return orjson.dumps(state, default=_compact_part)
+
+
+def _compact_part(value: Any) -> orjson.Fragment:
+    fragment = getattr(value, "json_fragment", None)
+    if fragment is None:
+        raise TypeError(f"{type(value).__name__} is not JSON")
+    result: orjson.Fragment = fragment()
+    return result
 
 
 def chance_rng(seed: int, version: int) -> random.Random:

@@ -38,7 +38,7 @@ from bot.games.topstop import advanced
 from bot.games.topstop.cards import CARD_NAMES
 from bot.games.topstop.judging import Lexicon, WordsService, judge_lists
 from bot.games.topstop.levels import CategoryWords
-from bot.games.topstop.output import history, view
+from bot.games.topstop.output import history, history_record, view
 from bot.games.topstop.state import (
     CHOOSE,
     DRAW,
@@ -50,12 +50,14 @@ from bot.games.topstop.state import (
     Dispute,
     Entry,
     Options,
+    PastRound,
     Round,
     TopStopState,
     copy_cards,
     copy_round_cards_of,
     dump_state,
     load_state,
+    used_lemmas,
 )
 from bot.i18n import N_, Text
 
@@ -371,7 +373,7 @@ class TopStop:
         return dump_state(state)
 
     def load(self, data: JSON) -> TopStopState:
-        return load_state(data)
+        return load_state(data, history_record)
 
     def replay_output(self, state: TopStopState) -> JSON:
         return {
@@ -619,9 +621,7 @@ class TopStop:
         # Words Reveal: starting with the player who called STOP and moving clockwise.
         order = _clockwise_from(state, current.stopped_by or current.spinner)
         lists = {p: current.submissions[p] for p in order if p in current.submissions}
-        earlier = [
-            lemma for r in state.rounds[:-1] for es in r.lists.values() for e in es for lemma in e.lemmas
-        ]
+        earlier = [lemma for r in state.rounds[:-1] for lemma in used_lemmas(r)]
         if state.advanced is not None:
             current.lists = advanced.judge(state, lists, earlier, self._lexicon(state))
         else:
@@ -957,6 +957,8 @@ def _start_first_round(state: TopStopState, spinner: str, step: _Step) -> None:
 def _start_round(state: TopStopState, spinner: str, step: _Step) -> None:
     players = list(state.tiebreakers) if state.tiebreakers else state.seated
     number = len(state.rounds) + 1
+    if state.rounds:  # the round before is over: memory keeps it packed from now on
+        state.rounds[-1] = PastRound.of(state.round, history_record(state.round))
     state.rounds.append(
         Round(number=number, spinner=spinner, players=players, tiebreak=bool(state.tiebreakers))
     )
@@ -1055,7 +1057,7 @@ def _copy_for_step(state: TopStopState) -> TopStopState:
     rounds, which no action changes, are shared. (A deep copy of every round cost most of an action.)"""
     rounds = list(state.rounds)
     if rounds:
-        rounds[-1] = _copy_round(rounds[-1])
+        rounds[-1] = _copy_round(state.round)
     new = shallow_copy(state)  # then new containers: `replace` re-runs __init__ (4× slower)
     new.scores, new.penalties, new.left = dict(state.scores), dict(state.penalties), list(state.left)
     new.first_spin, new.first_spins = dict(state.first_spin), list(state.first_spins)

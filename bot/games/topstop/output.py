@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.topstop.advanced import round_record
-from bot.games.topstop.state import OVER, REVIEW, WRITING, Dispute, Entry, Round, TopStopState
+from bot.games.topstop.state import OVER, REVIEW, WRITING, Dispute, Entry, PastRound, Round, TopStopState
 
 
 def view(state: TopStopState, viewer: str | None) -> dict[str, Any]:
@@ -45,8 +45,9 @@ def view(state: TopStopState, viewer: str | None) -> dict[str, Any]:
 
 
 def history(state: TopStopState) -> list[dict[str, Any]]:
-    """One record per round whose words have been revealed (points stay null until it is scored)."""
-    return [_record(r) for r in state.rounds if r.revealed]
+    """One record per round whose words have been revealed (points stay null until it is scored); a finished
+    round's was kept with it when it was packed."""
+    return [r.record() if isinstance(r, PastRound) else history_record(r) for r in state.rounds if r.revealed]
 
 
 def _round_view(state: TopStopState, viewer: str | None) -> dict[str, Any]:
@@ -120,7 +121,8 @@ def _closed_dispute(current: Round, dispute: Dispute) -> dict[str, Any]:
     }
 
 
-def _record(current: Round) -> dict[str, Any]:
+def history_record(current: Round) -> dict[str, Any]:
+    """The round's record in the history."""
     penalties = (
         {current.stopped_by: current.stop_penalty} if current.stopped_by and current.stop_penalty else {}
     )

@@ -59,7 +59,7 @@ from bot.games.topwords.rules import (
     stack_at,
     start_rank,
 )
-from bot.games.topwords.state import MODES, Options, State, dump_state, load_state
+from bot.games.topwords.state import MODES, MoveRecord, Options, ScoredWord, State, dump_state, load_state
 from bot.i18n import N_, Text
 
 ACTIONS = frozenset(
@@ -349,7 +349,7 @@ class TopWords:
             "idle": {p: n for p, n in state.idle.items() if n},
             "bag_count": len(state.bag),
             "scores": dict(state.scores),
-            "history": [dict(record) for record in state.history],
+            "history": state.history.plain(),
             "last_move": [[r, c] for r, c, _ in last],
             "first_player": state.first_player,
             "start_draw": [dict(round_) for round_ in state.start_draw],
@@ -420,7 +420,7 @@ class TopWords:
             "finished": state.phase == "over",
             "winners": _winners(state) if state.phase == "over" else [],
             "scores": dict(state.scores),
-            "history": [dict(record) for record in state.history],
+            "history": state.history.plain(),
             "first_player": state.first_player,
             "start_draw": [dict(round_) for round_ in state.start_draw],
             "turn": state.current if state.phase == "play" else None,
@@ -570,16 +570,17 @@ class TopWords:
         score = s.scores[player] + scored.points
         s.scores = {**s.scores, player: score}
         move = len(s.history) + 1
-        record: dict[str, Any] = {
-            "move": move,
-            "player": player,
-            "tiles": [[r, c, letter] for r, c, letter in scored.tiles],
-            "words": [{"word": letters, "points": points} for letters, points, _ in scored.words],
-            "doubled": scored.doubled,
-            "bonus": scored.bonus,
-            "points": scored.points,
-        }
-        s.history = [*s.history, record]
+        tiles = [[r, c, letter] for r, c, letter in scored.tiles]  # shared by the record and its event
+        record = MoveRecord(
+            move,
+            player,
+            tiles,
+            [ScoredWord(letters, points) for letters, points, _ in scored.words],
+            scored.doubled,
+            scored.bonus,
+            scored.points,
+        )
+        s.history = s.history.plus(record)
         s.board_changes += 1
         s.pending = {
             "player": player,
@@ -593,7 +594,20 @@ class TopWords:
         }
         s.passes = 0
         _next_turn(s)
-        applied.events.append({"type": "moved", **record, "score": score, "bag_count": len(s.bag)})
+        applied.events.append(
+            {
+                "type": "moved",
+                "move": move,
+                "player": player,
+                "tiles": tiles,
+                "words": [{"word": letters, "points": points} for letters, points, _ in scored.words],
+                "doubled": scored.doubled,
+                "bonus": scored.bonus,
+                "points": scored.points,
+                "score": score,
+                "bag_count": len(s.bag),
+            }
+        )
         applied.tell(player, _rack_event(s, player, drawn=drawn))
         ending = self._ending(s, player)
         if ending is None:
@@ -767,7 +781,7 @@ class TopWords:
         assert s.pending is not None
         pending, record = s.pending, s.history[-1]
         player = record["player"]
-        s.history = s.history[:-1]
+        s.history = s.history.without_last()
         s.board_changes += 1  # never back down: the move taken back's buttons stay stale
         board = list(s.board)
         for r, c, _ in record["tiles"]:
