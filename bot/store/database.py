@@ -381,18 +381,24 @@ def _is_empty_file(file: Path) -> bool:
     return file.is_file() and file.stat().st_size == 0
 
 
-def commit_batch(conn: sqlite3.Connection, units: list[Unit]) -> list[tuple[bool, Any]]:
-    """The whole batch in one transaction (on the database thread, or in the writer process). Units almost
-    never fail, so they run together first (statement lists merged into one executemany per statement); if
-    anything fails, the batch is rolled back and run again with a savepoint per unit, so that only the
-    failing unit is undone."""
-    conn.execute("BEGIN IMMEDIATE")
+def commit_batch(
+    conn: Any,
+    units: list[Unit],
+    *,
+    begin: str = "BEGIN IMMEDIATE",
+    changing_one_row_each: Callable[[Any, str, list[tuple[Any, ...]]], None] | None = None,
+) -> list[tuple[bool, Any]]:
+    """The whole batch in one transaction (on the database thread, or in the writer process; PostgreSQL's
+    writer passes its own `begin` and check). Units almost never fail, so they run together first (statement
+    lists merged into one executemany per statement); if anything fails, the batch is rolled back and run
+    again with a savepoint per unit, so that only the failing unit is undone."""
+    conn.execute(begin)
     try:
         try:
-            outcomes = _run_together(conn, units)
+            outcomes = _run_together(conn, units, changing_one_row_each or _changing_one_row_each)
         except Exception:
             conn.execute("ROLLBACK")
-            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(begin)
             outcomes = [_in_savepoint(conn, unit) for unit in units]
         conn.execute("COMMIT")
     except BaseException:
@@ -402,7 +408,16 @@ def commit_batch(conn: sqlite3.Connection, units: list[Unit]) -> list[tuple[bool
     return outcomes
 
 
-def _run_together(conn: sqlite3.Connection, units: list[Unit]) -> list[tuple[bool, Any]]:
+def _changing_one_row_each(conn: sqlite3.Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:
+    """A versioned write, one row per set of parameters: any other count is a stale write."""
+    cursor = conn.executemany(sql, rows)
+    if cursor.rowcount != len(rows):
+        raise StaleWrite("a row changed under a batch: run unit by unit")
+
+
+def _run_together(
+    conn: Any, units: list[Unit], changing_one_row_each: Callable[[Any, str, list[tuple[Any, ...]]], None]
+) -> list[tuple[bool, Any]]:
     """Statement lists merged by statement, in order of first appearance (a batch holds one unit per
     session: the session's lock is held until its unit is committed); callables run as they are."""
     merged: dict[tuple[str, bool], list[tuple[Any, ...]]] = {}
@@ -415,13 +430,14 @@ def _run_together(conn: sqlite3.Connection, units: list[Unit]) -> list[tuple[boo
             merged.setdefault((sql, one_row), []).append(params)
         outcomes.append((True, None))
     for (sql, one_row), rows in merged.items():
-        cursor = conn.executemany(sql, rows)
-        if one_row and cursor.rowcount != len(rows):
-            raise StaleWrite("a row changed under a batch: run unit by unit")
+        if one_row:
+            changing_one_row_each(conn, sql, rows)
+        else:
+            conn.executemany(sql, rows)
     return outcomes
 
 
-def _run_unit(conn: sqlite3.Connection, unit: Unit) -> Any:
+def _run_unit(conn: Any, unit: Unit) -> Any:
     if callable(unit):
         return unit(conn)
     for sql, params, one_row in unit:
@@ -431,14 +447,14 @@ def _run_unit(conn: sqlite3.Connection, unit: Unit) -> Any:
     return None
 
 
-def _in_savepoint(conn: sqlite3.Connection, unit: Unit) -> tuple[bool, Any]:
+def _in_savepoint(conn: Any, unit: Unit) -> tuple[bool, Any]:
     conn.execute("SAVEPOINT unit")
     try:
         result: tuple[bool, Any] = (True, _run_unit(conn, unit))
     except Exception as exc:
-        conn.execute("ROLLBACK TO unit")
+        conn.execute("ROLLBACK TO SAVEPOINT unit")
         result = (False, exc)
-    conn.execute("RELEASE unit")
+    conn.execute("RELEASE SAVEPOINT unit")
     return result
 
 

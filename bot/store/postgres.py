@@ -27,9 +27,9 @@ import asyncpg
 from bot.store.database import (
     ConstraintViolation,
     SchemaTooNew,
-    StaleWrite,
     Unit,
     UnusableDatabase,
+    commit_batch,
 )
 from bot.store.migrations import MIGRATIONS, postgresql_migration
 from bot.store.writer import DEFAULT_SYNCHRONOUS, SYNCHRONOUS_MODES
@@ -163,59 +163,9 @@ class SyncConnection:
         return bool(self._connection.is_in_transaction())
 
 
-def commit_batch(conn: SyncConnection, units: list[Unit]) -> list[tuple[bool, Any]]:
-    """The whole batch in one transaction, as SQLite's `commit_batch`: together first (one executemany per
-    statement); if anything fails, again with a savepoint per unit, so that only the failing unit is undone."""
-    conn.execute("BEGIN")
-    try:
-        try:
-            outcomes = _run_together(conn, units)
-        except Exception:
-            conn.execute("ROLLBACK")
-            conn.execute("BEGIN")
-            outcomes = [_in_savepoint(conn, unit) for unit in units]
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-    return outcomes
-
-
-def _run_together(conn: SyncConnection, units: list[Unit]) -> list[tuple[bool, Any]]:
-    merged: dict[tuple[str, bool], list[tuple[Any, ...]]] = {}
-    outcomes: list[tuple[bool, Any]] = []
-    for unit in units:
-        if callable(unit):
-            outcomes.append((True, unit(conn)))  # type: ignore[arg-type]
-            continue
-        for sql, params, one_row in unit:
-            merged.setdefault((sql, one_row), []).append(params)
-        outcomes.append((True, None))
-    for (sql, one_row), rows in merged.items():
-        conn.executemany(exactly_one_row(sql) if one_row else sql, rows)
-    return outcomes
-
-
-def _run_unit(conn: SyncConnection, unit: Unit) -> Any:
-    if callable(unit):
-        return unit(conn)  # type: ignore[arg-type]
-    for sql, params, one_row in unit:
-        cursor = conn.execute(sql, params)
-        if one_row and cursor.rowcount != 1:
-            raise StaleWrite(f"no longer as this write expected it: {sql.split(' WHERE ')[0]}")
-    return None
-
-
-def _in_savepoint(conn: SyncConnection, unit: Unit) -> tuple[bool, Any]:
-    conn.execute("SAVEPOINT unit")
-    try:
-        result: tuple[bool, Any] = (True, _run_unit(conn, unit))
-    except Exception as exc:
-        conn.execute("ROLLBACK TO SAVEPOINT unit")
-        result = (False, exc)
-    conn.execute("RELEASE SAVEPOINT unit")
-    return result
+def _changing_one_row_each(conn: SyncConnection, sql: str, rows: list[tuple[Any, ...]]) -> None:
+    """asyncpg's executemany tells no row counts: the server checks each (`exactly_one_row`)."""
+    conn.executemany(exactly_one_row(sql), rows)
 
 
 class Committer:
@@ -242,7 +192,9 @@ class Committer:
 
     def _commit(self, units: list[Unit]) -> tuple[list[tuple[bool, Any]], float]:
         started = time.perf_counter()
-        outcomes = commit_batch(self._connected(), units)
+        outcomes = commit_batch(
+            self._connected(), units, begin="BEGIN", changing_one_row_each=_changing_one_row_each
+        )
         return outcomes, time.perf_counter() - started
 
     async def close(self) -> None:
