@@ -1,12 +1,26 @@
-"""What /stats says of a member's rating, computed from stored records: pure, no discord, no I/O."""
+"""What the bot says of stored records, shared by /stats, /leaderboard and the web pages: a member's rating
+trend, the names of a leaderboard's periods and orders. Pure, no discord, no I/O."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.i18n import N_
 from bot.store.repositories import RatingPoint
 
+EVERY_GAME = "all"  # a leaderboard that counts every game at once
+# A leaderboard's periods and orders (`Leaderboards.board`) with the catalogue keys of their names.
+PERIOD_NAMES = {
+    "all": N_("general.leaderboard.period.all"),
+    "month": N_("general.leaderboard.period.month"),
+    "week": N_("general.leaderboard.period.week"),
+}
+ORDER_NAMES = {
+    "wins": N_("general.leaderboard.by.wins"),
+    "points": N_("general.leaderboard.by.points"),
+    "rating": N_("general.leaderboard.by.rating"),
+}
 TREND_GAMES = 10  # a rating's trend: its change over the member's last this many games
 
 

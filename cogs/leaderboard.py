@@ -18,7 +18,8 @@ from discord.ext import commands
 
 from bot.config import LANGUAGES
 from bot.games import GAME_TITLES, every_game
-from bot.i18n import N_, Text, t
+from bot.i18n import Text, t
+from bot.records import EVERY_GAME, ORDER_NAMES, PERIOD_NAMES
 from bot.store.repositories import BOARD_ORDERS, PERIOD_SECONDS, Board, Leaderboards, Standing
 from bot.ui import codec, components
 from bot.ui.components import Click, button, view_of
@@ -31,18 +32,7 @@ if TYPE_CHECKING:
     from bot.app import TopBot
 
 PAGE_SIZE = 10
-EVERY_GAME = "all"  # the id's game when the board counts every game at once
 ROUTE = "leaderboard"
-PERIOD_NAMES = {
-    "all": N_("general.leaderboard.period.all"),
-    "month": N_("general.leaderboard.period.month"),
-    "week": N_("general.leaderboard.period.week"),
-}
-ORDER_NAMES = {
-    "wins": N_("general.leaderboard.by.wins"),
-    "points": N_("general.leaderboard.by.points"),
-    "rating": N_("general.leaderboard.by.rating"),
-}
 PERIOD_CHOICES = [
     app_commands.Choice(name=command_text(key), value=period) for period, key in PERIOD_NAMES.items()
 ]

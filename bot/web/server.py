@@ -26,8 +26,8 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from bot.games import GAME_TITLES, every_game, game_info
-from bot.i18n import LANGUAGES, N_, t
-from bot.records import rating_trend
+from bot.i18n import LANGUAGES, t
+from bot.records import EVERY_GAME, ORDER_NAMES, PERIOD_NAMES, rating_trend
 from bot.store.repositories import BOARD_ORDERS, PERIOD_SECONDS, Board, Standing, is_anonymous
 from bot.web.chart import Series, rating_chart
 from bot.web.markup import to_html
@@ -59,17 +59,6 @@ PAGE_SIZE = 10
 GAMES_PAGE_SIZE = 20
 MOST_PAGES = 10_000
 CHART_POINTS = 100
-PERIOD_NAMES = {
-    "all": N_("general.leaderboard.period.all"),
-    "month": N_("general.leaderboard.period.month"),
-    "week": N_("general.leaderboard.period.week"),
-}
-ORDER_NAMES = {
-    "wins": N_("general.leaderboard.by.wins"),
-    "points": N_("general.leaderboard.by.points"),
-    "rating": N_("general.leaderboard.by.rating"),
-}
-EVERY_GAME = "all"
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
