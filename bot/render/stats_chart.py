@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -31,6 +32,46 @@ def _font(size: int) -> Font:
     return ImageFont.load_default(size=size)
 
 
+@dataclass(frozen=True)
+class Axes:
+    """Where a chart's points go in a box: time across (a single moment in the middle), the value up (a flat
+    line in the middle). Shared by this picture and the web pages' SVG chart (bot/web/chart.py)."""
+
+    first: float
+    last: float
+    low: float
+    high: float
+    left: float
+    top: float
+    span_x: float
+    span_y: float
+
+    @classmethod
+    def fit(
+        cls, points: Sequence[tuple[float, float]], size: tuple[int, int], margins: tuple[int, int, int, int]
+    ) -> Axes:
+        """The axes for `points` (not empty) in a box of `size` (width, height) inside `margins` (left,
+        right, top, bottom)."""
+        (width, height), (left, right, top, bottom) = size, margins
+        first, last = min(at for at, _ in points), max(at for at, _ in points)
+        low, high = min(value for _, value in points), max(value for _, value in points)
+        if high == low:
+            low, high = low - 1, high + 1
+        return cls(first, last, low, high, left, top, width - left - right, height - top - bottom)
+
+    def x(self, at: float) -> float:
+        span = self.last - self.first
+        return self.left + (self.span_x / 2 if span == 0 else (at - self.first) / span * self.span_x)
+
+    def y(self, value: float) -> float:
+        return self.top + (self.high - value) / (self.high - self.low) * self.span_y
+
+    def grid(self, lines: int) -> list[tuple[float, float]]:
+        """The values of `lines` + 1 grid lines from the lowest to the highest, with their heights."""
+        values = [self.low + (self.high - self.low) * step / lines for step in range(lines + 1)]
+        return [(value, self.y(value)) for value in values]
+
+
 def _rgb(colour: int) -> tuple[int, int, int]:
     return (colour >> 16) & 0xFF, (colour >> 8) & 0xFF, colour & 0xFF
 
@@ -50,21 +91,9 @@ def render_chart(series: Sequence[Mapping[str, Any]]) -> bytes:
     points = [(float(at), float(value)) for line in series for at, value in line["points"]]
     if not points:
         return _png(image)
-    first, last = min(at for at, _ in points), max(at for at, _ in points)
-    low, high = min(value for _, value in points), max(value for _, value in points)
-    if high == low:  # a flat line in the middle of the chart
-        low, high = low - 1, high + 1
-    span_x, span_y = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-
-    def x_of(at: float) -> float:
-        return LEFT + (span_x / 2 if last == first else (at - first) / (last - first) * span_x)
-
-    def y_of(value: float) -> float:
-        return TOP + (high - value) / (high - low) * span_y
-
-    for step in range(GRID_LINES + 1):
-        value = low + (high - low) * step / GRID_LINES
-        y = y_of(value)
+    axes = Axes.fit(points, (WIDTH, HEIGHT), (LEFT, RIGHT, TOP, BOTTOM))
+    first, last = axes.first, axes.last
+    for value, y in axes.grid(GRID_LINES):
         draw.line([(LEFT, y), (WIDTH - RIGHT, y)], fill=GRID, width=1)
         draw.text((LEFT - 8, y), _figure(value), font=_font(14), fill=LABEL, anchor="rm")
     draw.text((LEFT, HEIGHT - BOTTOM + 10), _day(first), font=_font(14), fill=LABEL, anchor="la")
@@ -73,7 +102,7 @@ def render_chart(series: Sequence[Mapping[str, Any]]) -> bytes:
     legend_x = LEFT
     for line in series:
         colour = _rgb(int(line["colour"]))
-        drawn = [(x_of(float(at)), y_of(float(value))) for at, value in line["points"]]
+        drawn = [(axes.x(float(at)), axes.y(float(value))) for at, value in line["points"]]
         if len(drawn) > 1:
             draw.line(drawn, fill=colour, width=3, joint="curve")
         for x, y in drawn:

@@ -11,6 +11,8 @@ from babel.dates import format_date
 from babel.numbers import format_decimal
 from markupsafe import Markup, escape
 
+from bot.render.stats_chart import Axes
+
 WIDTH, HEIGHT = 640, 260
 LEFT, RIGHT, TOP, BOTTOM = 56, 16, 16, 40
 GRID_LINES = 4
@@ -30,41 +32,30 @@ def rating_chart(series: Sequence[Series], lang: str, title: str) -> Markup:
     points = [point for line in series for point in line.points]
     if not points:
         return Markup("")
-    first, last = min(at for at, _ in points), max(at for at, _ in points)
-    low, high = min(value for _, value in points), max(value for _, value in points)
-    if high == low:
-        low, high = low - 1, high + 1
-    span_x, span_y = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-
-    def x_of(at: float) -> float:
-        return LEFT + (span_x / 2 if last == first else (at - first) / (last - first) * span_x)
-
-    def y_of(value: float) -> float:
-        return TOP + (high - value) / (high - low) * span_y
+    axes = Axes.fit(points, (WIDTH, HEIGHT), (LEFT, RIGHT, TOP, BOTTOM))
+    first, last = axes.first, axes.last
 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img"'
         f' aria-label="{escape(title)}">',
         f"<title>{escape(title)}</title>",
     ]
-    for index in range(GRID_LINES + 1):
-        value = low + (high - low) * index / GRID_LINES
-        y = y_of(value)
+    for value, y in axes.grid(GRID_LINES):
         parts.append(f'<line class="grid" x1="{LEFT}" y1="{y:.1f}" x2="{WIDTH - RIGHT}" y2="{y:.1f}"/>')
         figure = escape(format_decimal(round(value, 1), format="#,##0.0", locale=lang))
         parts.append(f'<text class="figure" x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{figure}</text>')
     for at, anchor in ((first, "start"), (last, "end")) if last != first else ((first, "middle"),):
-        x = LEFT if anchor == "start" else WIDTH - RIGHT if anchor == "end" else LEFT + span_x / 2
+        x = LEFT if anchor == "start" else WIDTH - RIGHT if anchor == "end" else LEFT + axes.span_x / 2
         day = escape(format_date(datetime.fromtimestamp(at, UTC), format="medium", locale=lang))
         parts.append(f'<text class="day" x="{x}" y="{HEIGHT - 12}" text-anchor="{anchor}">{day}</text>')
     for line in series:
         colour = f"#{line.colour & 0xFFFFFF:06x}"
-        drawn = " ".join(f"{x_of(at):.1f},{y_of(value):.1f}" for at, value in line.points)
+        drawn = " ".join(f"{axes.x(at):.1f},{axes.y(value):.1f}" for at, value in line.points)
         parts.append(f'<g class="series"><title>{escape(line.label)}</title>')
         if len(line.points) > 1:
             parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="3" points="{drawn}"/>')
         for at, value in line.points:
-            parts.append(f'<circle cx="{x_of(at):.1f}" cy="{y_of(value):.1f}" r="4" fill="{colour}"/>')
+            parts.append(f'<circle cx="{axes.x(at):.1f}" cy="{axes.y(value):.1f}" r="4" fill="{colour}"/>')
         parts.append("</g>")
     parts.append("</svg>")
     return Markup("".join(parts))
