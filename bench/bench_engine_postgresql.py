@@ -10,7 +10,7 @@ default, synced at every commit (SYNCHRONOUS=FULL), one process (it takes no sec
 PostgreSQL is a server of Debian's packages started here (`DATABASE_URL` when set), with fsync on and
 synchronous_commit on, on the same machine and disk. Each figure is the best of RUNS runs, every run printed,
 with where the CPU went meanwhile: the bot processes' own time and the server's (its processes' time in /proc),
-in cores (1.00 = one core busy for the whole run).
+in cores (1.00 = one core busy for the whole run), SQLite's writer process counted with its bot.
 """
 
 from __future__ import annotations
@@ -97,7 +97,6 @@ async def worker(database: str, index: int, count: int, live: int) -> None:
                 continue
             if command[0] == "quit":
                 break
-            cpu = time.process_time()
             started = time.perf_counter()
             if command[0] == "go":
                 _, latencies = await throughput(tables, float(command[1]))
@@ -107,7 +106,6 @@ async def worker(database: str, index: int, count: int, live: int) -> None:
                 {
                     "done": len(latencies),
                     "elapsed": time.perf_counter() - started,
-                    "cpu": time.process_time() - cpu,
                     "latencies": [round(took, 6) for took in latencies],
                 }
             )
@@ -171,17 +169,18 @@ class Workers:
     async def measure(self, seed: int, command: str) -> Run:
         await self.tell(f"prepare {seed}")
         await self.answers()
-        server_before = server_cpu(self.server_pid)
+        bots = {process.pid for process in self.processes}
+        server = {self.server_pid} if self.server_pid is not None else set()
+        bots_before, server_before = tree_cpu(bots), tree_cpu(server)
         started = time.perf_counter()
         await self.tell(command)
         reports = await self.answers()
         wall = time.perf_counter() - started
-        server_after = server_cpu(self.server_pid)
         return Run(
             rate=sum(report["done"] / report["elapsed"] for report in reports),
             latencies=[took for report in reports for took in report["latencies"]],
-            bots_cores=sum(report["cpu"] for report in reports) / wall,
-            server_cores=None if server_after is None else (server_after - (server_before or 0.0)) / wall,
+            bots_cores=(tree_cpu(bots) - bots_before) / wall,
+            server_cores=(tree_cpu(server) - server_before) / wall if server else None,
         )
 
     async def close(self) -> None:
@@ -190,10 +189,9 @@ class Workers:
             await process.wait()
 
 
-def server_cpu(postmaster: int | None) -> float | None:
-    """CPU seconds used so far by the server's processes (the postmaster and its children)."""
-    if postmaster is None:
-        return None
+def tree_cpu(roots: set[int]) -> float:
+    """CPU seconds used so far by the processes `roots` and their children: a bot process and its SQLite
+    writer; the PostgreSQL server's postmaster and its backends."""
     total = 0
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -201,7 +199,7 @@ def server_cpu(postmaster: int | None) -> float | None:
         except OSError:
             continue  # a process that ended meanwhile
         pid, parent = int(stat.parent.name), int(fields[1])
-        if postmaster in (pid, parent):
+        if pid in roots or parent in roots:
             total += int(fields[11]) + int(fields[12])  # utime, stime
     return total / TICKS
 
