@@ -44,6 +44,7 @@ PROCESSES = (1, 2, 4)
 TARGET_SHARE = {1: 0.8, 2: 1.3}
 TARGET_P99_MS = 100.0  # act() at half the load two processes carry
 TICKS = os.sysconf("SC_CLK_TCK")
+REPORT_LIMIT = 64 << 20  # bytes of one report line: every latency of a run
 
 
 # -- a worker: one bot process ------------------------------------------------------------------------------
@@ -145,7 +146,8 @@ class Workers:
                     str(LIVE // self.count),
                     stdin=asyncio.subprocess.PIPE,
                     stdout=asyncio.subprocess.PIPE,
-                )  # fmt: skip
+                    limit=REPORT_LIMIT,
+                )
             )
         await self.answers()  # every one ready
 
