@@ -28,8 +28,18 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.bench_engine_scale import CONCURRENCY, RUNS, Tables, mark, open_loop, p, throughput  # noqa: E402
+from bench.bench_engine_scale import (  # noqa: E402
+    CONCURRENCY,
+    RUNS,
+    SCRIPT_LENGTH,
+    Tables,
+    mark,
+    open_loop,
+    p,
+    throughput,
+)
 from bot import monitor  # noqa: E402
+from bot.engine.errors import GameError  # noqa: E402
 from bot.engine.sessions import SessionManager  # noqa: E402
 from bot.games import make_game  # noqa: E402
 from bot.store import Shards, Store  # noqa: E402
@@ -71,6 +81,19 @@ class ShardTables(Tables):
         else:
             await m.start_game(lobby.id, "p0")
         return lobby.id
+
+    async def prepare(self, rng: random.Random, length: int = SCRIPT_LENGTH) -> None:
+        """As Tables.prepare; a game that ended in an earlier run is replaced by a new one first (each process
+        holds fewer sessions than bench_engine_scale.py's, so its games reach their end within the runs)."""
+        for index, sid in enumerate(self.ids):
+            record = await self.manager.session(sid)
+            if not record.is_open:
+                self.ids[index] = sid = await self.new(record.game)
+            try:
+                await self.write_script(sid, rng, length)
+            except GameError:  # over, though its session has not closed yet: a new one in its place
+                self.ids[index] = sid = await self.new(record.game)
+                await self.write_script(sid, rng, length)
 
 
 def say(message: dict[str, Any]) -> None:
