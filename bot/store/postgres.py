@@ -43,6 +43,9 @@ URL_SCHEMES = ("postgresql://", "postgres://")
 POOL_SIZE = 8
 # Any number, the same in every process: the advisory lock that lets one process at a time migrate.
 MIGRATION_LOCK = 0x7470_6D69_6772  # "tpmigr"
+# The advisory lock every `transaction()` takes first, held until its COMMIT or ROLLBACK: one such transaction
+# at a time in the whole database, whichever process runs it (SQLite's BEGIN IMMEDIATE, across processes).
+TRANSACTION_LOCK = 0x7470_7478_6E00  # "tptxn"
 
 
 def is_postgresql_url(target: object) -> bool:
@@ -331,11 +334,19 @@ class PostgresDatabase:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresTransaction]:
         """BEGIN … COMMIT on a connection of the pool, or ROLLBACK when the block raises; after the batch in
-        flight, if any."""
+        flight, if any.
+
+        Callers read, then write what they read decides (one lobby per host, a vote closed once, a server's
+        settings changed by two admins, a profile deleted): under READ COMMITTED two processes could both read
+        before either writes. So the block first takes TRANSACTION_LOCK, a transaction-level advisory lock:
+        the transactions of every process run one after the other, as SQLite's do, and each statement sees
+        what the one before committed. The group-commit batches (`run`) never take it (their writes are
+        versioned, `WHERE version = ?`): a batch never waits for a transaction's turn, so no circle of waits."""
         try:
             async with self._write_lock:
                 await self._drained.wait()
                 async with self._pool.acquire() as connection, connection.transaction():
+                    await connection.execute("SELECT pg_advisory_xact_lock($1)", TRANSACTION_LOCK)
                     yield PostgresTransaction(connection)
         finally:
             self._send()

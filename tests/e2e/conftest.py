@@ -220,10 +220,11 @@ def no_pace(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
 
 
 @pytest.fixture
-def bot_database(tmp_path: Path) -> Path | str:
-    """The bot's database: an SQLite file in the test's folder. A module whose tests should also run on
-    PostgreSQL overrides it with the `database` fixture (tests/conftest.py), which gives each in turn."""
-    return tmp_path / "bot.db"
+def bot_database(database: Path | str) -> Path | str:
+    """The bot's database: every test of the product bot runs twice, on an SQLite file in the test's folder
+    and on a fresh PostgreSQL database (the `database` fixture of tests/conftest.py). A module about
+    something only SQLite has overrides it with `tmp_path / "bot.db"`, in a line that says why."""
+    return database
 
 
 @pytest.fixture

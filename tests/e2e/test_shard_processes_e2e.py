@@ -2,42 +2,43 @@
 shard 1 killed mid-game (SIGKILL) and started again; a third process asking for a shard that is held is
 refused. Nothing lost, nothing doubled, the old buttons work.
 
-It needs the PostgreSQL store (DATABASE_URL=postgresql://…): several processes cannot share an SQLite file
-(test_shards_e2e.py checks that refusal). Without DATABASE_URL it is skipped.
+It runs on the tests' PostgreSQL database only (`postgresql_url`): several processes cannot share an SQLite
+file (test_shards_e2e.py checks that refusal).
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 import re
+from collections.abc import Iterator
 
 import pytest
+
+from bot.store import Store
+from tests.postgresql import Databases
 
 from .conftest import START_TIMEOUT, requires_product
 from .driver import Message, Player, Table
 from .fake_discord import FakeDiscord
 from .process import BotProcess, SpawnBot
 
-DATABASE_URL = os.environ.get("DATABASE_URL", "")
-
-pytestmark = [
-    requires_product,
-    pytest.mark.skipif(
-        not DATABASE_URL.startswith(("postgresql://", "postgres://")),
-        reason="two bot processes share a PostgreSQL database: set DATABASE_URL=postgresql://…",
-    ),
-    pytest.mark.timeout(120),
-]
+pytestmark = [requires_product, pytest.mark.timeout(120)]
 
 SECOND_GUILD_CHANNEL = "general-2"
 ON_TURN = re.compile(r"Skeleton — (\w+) to play")
 
 
+@pytest.fixture
+def bot_database(postgresql_databases: Databases) -> Iterator[str]:
+    """One fresh PostgreSQL database that every bot process of the test shares."""
+    url = postgresql_databases.fresh()
+    yield url
+    postgresql_databases.drop(url)
+
+
 def shard_env(shard: int) -> dict[str, str]:
-    """A process of one shard of two, on the shared database, syncing global commands (both guilds)."""
+    """A process of one shard of two, syncing global commands (both guilds)."""
     return {
-        "DATABASE_URL": DATABASE_URL,
         "SHARD_COUNT": "2",
         "SHARD_IDS": str(shard),
         "DEV_GUILD_ID": "",
@@ -88,7 +89,7 @@ async def draw(table: Table, board: Message) -> str:
 
 
 async def test_a_killed_shard_process_starts_again_and_plays_on_while_the_other_shard_never_stopped(
-    spawn_bot: SpawnBot, fake_discord: FakeDiscord
+    spawn_bot: SpawnBot, fake_discord: FakeDiscord, bot_database: str
 ) -> None:
     first, second = Table(fake_discord), Table(fake_discord, channel=SECOND_GUILD_CHANNEL)
     shard_0 = await spawn_bot(env=shard_env(0))
@@ -118,5 +119,35 @@ async def test_a_killed_shard_process_starts_again_and_plays_on_while_the_other_
     assert console is not None and console.ephemeral and "Pass" in console.button_labels
     assert boards[1].text == texts[1]
     assert sum(1 for m in second.channel_messages() if ON_TURN.search(m.text) and m.buttons) == 1
+    # Both games play on, each in its own process: the turn passes at both tables.
+    for table, board in ((second, boards[1]), (first, boards[0])):
+        await pass_turn(table, board)
+    await each_game_logged_its_actions_once(bot_database)
     for process in (shard_0, again):
         assert "Traceback" not in process.log_text(), process.tail()
+
+
+async def pass_turn(table: Table, board: Message) -> None:
+    player = on_turn(table, board)
+    console = (await player.click(board, "My hand")).message
+    assert console is not None and "Pass" in console.button_labels
+    await player.click(console, "Pass")
+    await table.fake.wait_until(
+        lambda: on_turn(table, board) is not player, within=5, what="the turn to pass at the table"
+    )
+
+
+async def each_game_logged_its_actions_once(database: str) -> None:
+    """Each game's log: the draw and the pass of its players, each once, at consecutive versions."""
+    store = await Store.open(database)
+    try:
+        sessions = await store.sessions.open_ids("skeleton")
+        assert len(sessions) == 2
+        for session in sessions:
+            log = await store.actions.for_session(session)
+            played = [record.action["do"] for record in log if record.player is not None]
+            assert played.count("draw") == 1 and played.count("pass") == 1, played
+            versions = [record.version for record in log]
+            assert versions == list(range(versions[0], versions[0] + len(versions))), versions
+    finally:
+        await store.close()

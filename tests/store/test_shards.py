@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import sqlite3
 import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,6 +27,7 @@ from bot.store.shards import (
     shard_of,
 )
 from tests.engine.race_game import RaceGame
+from tests.postgresql import Databases
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 # Guilds whose ids put them on shard 0 and on shard 1 of two ((id >> 22) % 2).
@@ -37,10 +38,18 @@ ONLY_SHARD_1 = Shards(2, (1,))
 
 
 @pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(tmp_path / "bot.db")
+async def store(database):
+    store = await Store.open(database)
     yield store
     await store.close()
+
+
+@pytest.fixture
+def postgresql_url(postgresql_databases: Databases) -> Iterator[str]:
+    """A fresh PostgreSQL database: advisory locks are PostgreSQL's (SQLite's file lock is tested above)."""
+    url = postgresql_databases.fresh()
+    yield url
+    postgresql_databases.drop(url)
 
 
 async def open_lobbies(store: Store) -> dict[int, int]:
@@ -178,11 +187,15 @@ async def test_a_second_process_on_the_same_sqlite_file_is_refused_with_one_line
     assert (await asyncio.to_thread(_lock_in_a_child, database)).stdout.strip() == "taken"
 
 
-async def test_claiming_shards_checks_the_count_then_takes_the_database(store, tmp_path):
-    await claim(store, Shards.every(2))
-    assert await store.meta.get(SHARD_COUNT_KEY) == "2"
-    refused = await asyncio.to_thread(_lock_in_a_child, tmp_path / "bot.db")
-    assert "another bot process" in refused.stdout
+async def test_claiming_shards_checks_the_count_then_takes_the_database(tmp_path):
+    store = await Store.open(tmp_path / "bot.db")  # the file lock: SQLite's (PostgreSQL's is below)
+    try:
+        await claim(store, Shards.every(2))
+        assert await store.meta.get(SHARD_COUNT_KEY) == "2"
+        refused = await asyncio.to_thread(_lock_in_a_child, tmp_path / "bot.db")
+        assert "another bot process" in refused.stdout
+    finally:
+        await store.close()
 
 
 async def test_a_manager_arms_only_its_shards_deadlines_and_refuses_another_shards_session(store):
@@ -214,16 +227,8 @@ async def test_an_unreadable_game_of_another_shard_is_left_to_its_own_process(st
     assert (await store.sessions.header(sessions[ON_SHARD_0])).status == "lobby"  # not closed from here
 
 
-POSTGRES_URL = os.environ.get("DATABASE_URL", "")
-needs_postgres = pytest.mark.skipif(
-    not POSTGRES_URL.startswith(("postgresql://", "postgres://")),
-    reason="advisory locks need a PostgreSQL server: set DATABASE_URL=postgresql://…",
-)
-
-
-@needs_postgres
-async def test_a_shard_held_by_one_process_is_refused_to_another_until_its_connection_ends():
-    holder, other = AdvisoryShardLocks.for_url(POSTGRES_URL), AdvisoryShardLocks.for_url(POSTGRES_URL)
+async def test_a_shard_held_by_one_process_is_refused_to_another_until_its_connection_ends(postgresql_url):
+    holder, other = AdvisoryShardLocks.for_url(postgresql_url), AdvisoryShardLocks.for_url(postgresql_url)
     await holder.acquire(Shards(2, (1,)))
     try:
         with pytest.raises(ShardsRefused, match=r"shard 1 of 2 is served by another bot process"):
@@ -236,14 +241,13 @@ async def test_a_shard_held_by_one_process_is_refused_to_another_until_its_conne
     await other.release()
 
 
-@needs_postgres
-async def test_a_killed_process_frees_its_shard_at_once():
+async def test_a_killed_process_frees_its_shard_at_once(postgresql_url):
     script = textwrap.dedent(
         f"""
         import asyncio
         from bot.store.shards import AdvisoryShardLocks, Shards
         async def hold():
-            locks = AdvisoryShardLocks.for_url({POSTGRES_URL!r})
+            locks = AdvisoryShardLocks.for_url({postgresql_url!r})
             await locks.acquire(Shards(2, (1,)))
             print("held", flush=True)
             await asyncio.sleep(60)
@@ -255,7 +259,7 @@ async def test_a_killed_process_frees_its_shard_at_once():
     )
     assert child.stdout is not None
     assert await asyncio.wait_for(child.stdout.readline(), 30) == b"held\n"
-    locks = AdvisoryShardLocks.for_url(POSTGRES_URL)
+    locks = AdvisoryShardLocks.for_url(postgresql_url)
     with pytest.raises(ShardsRefused):
         await locks.acquire(Shards(2, (1,)))
     child.kill()
@@ -269,3 +273,19 @@ async def test_a_killed_process_frees_its_shard_at_once():
             assert time.monotonic() - killed_at < 1.0, "the dead process's shard was not freed within 1 s"
             await asyncio.sleep(0.01)
     await locks.release()
+
+
+async def test_two_stores_on_one_postgresql_database_claim_different_shards_but_never_the_same(
+    postgresql_url,
+):
+    first, second = await Store.open(postgresql_url), await Store.open(postgresql_url)
+    try:
+        await claim(first, ONLY_SHARD_0)
+        await claim(second, ONLY_SHARD_1)
+        with pytest.raises(ShardsRefused, match=r"shard 1 of 2 is served by another bot process"):
+            await claim(first, Shards.every(2))
+        with pytest.raises(ShardsRefused, match=r"SHARD_COUNT is 3"):
+            await claim(first, Shards(3, (2,)))
+    finally:
+        await first.close()
+        await second.close()
