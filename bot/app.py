@@ -222,7 +222,7 @@ class TopBot(commands.Bot):
         from bot.web.tables import BotTables
 
         web = await WebServer.open(
-            self.settings.database_path,
+            self.settings.database,
             BotTables(self),
             host=self.settings.web_host,
             port=self.settings.web_port,

@@ -217,7 +217,7 @@ class PostgresDatabase:
 
     dialect = "postgresql"
 
-    def __init__(self, pool: asyncpg.Pool, committer: Committer) -> None:
+    def __init__(self, pool: asyncpg.Pool, committer: Committer | None) -> None:
         self._pool = pool
         self._committer = committer
         # As in SQLite's Database: a transaction runs when no batch is in flight, and holds the next one back.
@@ -258,6 +258,22 @@ class PostgresDatabase:
             raise
         return database
 
+    @classmethod
+    async def open_read_only(cls, url: str) -> PostgresDatabase:
+        """Reads only (the web pages): every transaction on its connections is read-only, so the server
+        refuses any write through them; no writer, no migration."""
+        try:
+            pool = await asyncpg.create_pool(
+                url,
+                min_size=1,
+                max_size=2,
+                init=_prepare,
+                server_settings={"default_transaction_read_only": "on"},
+            )
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise UnusableDatabase(f"cannot open the database {safe_url(url)}: {exc}") from exc
+        return cls(pool, None)
+
     async def close(self) -> None:
         while self._pending or self._in_flight:
             if self._in_flight:
@@ -266,7 +282,8 @@ class PostgresDatabase:
                 async with self._write_lock:
                     pass
                 self._send()
-        await self._committer.close()
+        if self._committer is not None:
+            await self._committer.close()
         await self._pool.close()
 
     def run(self, work: Unit) -> asyncio.Future[Any]:
@@ -279,6 +296,8 @@ class PostgresDatabase:
     def _send(self) -> None:
         if self._in_flight or not self._pending or self._write_lock.locked():
             return
+        if self._committer is None:
+            raise UnusableDatabase("this connection to the database reads only")
         batch, self._pending = self._pending, []
         self._in_flight = batch
         self._drained.clear()

@@ -1,8 +1,8 @@
 """What the web pages read, on a connection of their own opened read-only: the repositories the commands
 use (leaderboards, statistics, history, settings), plus the few reads only the pages need.
 
-The connection is opened with `mode=ro` and `query_only`: SQLite itself refuses any write through it, so no
-page can change the database, whatever it is asked."""
+SQLite's connection is opened with `mode=ro` and `query_only`, PostgreSQL's with every transaction read-only:
+the database itself refuses any write through them, so no page can change it, whatever it is asked."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.store.database import Database
+from bot.store.database import Backend, Database
+from bot.store.postgres import PostgresDatabase, is_postgresql_url
 from bot.store.repositories import (
     ActionRecord,
     Actions,
@@ -33,8 +34,11 @@ def read_only_uri(path: str | Path) -> str:
     return Path(os.path.abspath(path)).as_uri() + "?mode=ro"
 
 
-async def open_read_only(path: str | Path) -> Database:
-    """The database at `path`, for reading only (it must exist: nothing is created)."""
+async def open_read_only(path: str | Path) -> Backend:
+    """The database at `path` (an SQLite file, or a PostgreSQL URL), for reading only (it must exist:
+    nothing is created)."""
+    if is_postgresql_url(path):
+        return await PostgresDatabase.open_read_only(str(path))
     connection = await aiosqlite.connect(read_only_uri(path), uri=True, isolation_level=None)
     connection.row_factory = aiosqlite.Row
     await connection.execute("PRAGMA query_only=ON")
@@ -53,7 +57,7 @@ class FinishedSession:
 class WebReads:
     """The repositories on the read-only connection."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Backend) -> None:
         self.db = db
         self.guild_settings = GuildSettings(db)
         self.leaderboards = Leaderboards(db)
@@ -71,9 +75,12 @@ class WebReads:
 
     async def guild_of_token(self, token: str) -> int | None:
         """The server whose pages this link token opens (None: no server has it now)."""
-        row = await self.db.fetch_one(
-            "SELECT guild_id FROM guild_settings WHERE json_extract(settings, '$.web_token') = ?", (token,)
+        token_of = (
+            "CAST(settings AS jsonb) ->> 'web_token'"
+            if self.db.dialect == "postgresql"
+            else "json_extract(settings, '$.web_token')"
         )
+        row = await self.db.fetch_one(f"SELECT guild_id FROM guild_settings WHERE {token_of} = ?", (token,))
         return int(row["guild_id"]) if row is not None else None
 
     async def names(self, guild_id: int, user_ids: list[str]) -> dict[str, str]:
@@ -82,8 +89,13 @@ class WebReads:
         if not user_ids:
             return {}
         marks = ", ".join("?" for _ in user_ids)  # placeholders only: the ids are bound
+        players = (
+            "jsonb_each_text(CAST(sessions.names AS jsonb)) AS player (key, value)"
+            if self.db.dialect == "postgresql"
+            else "json_each(sessions.names) AS player"
+        )
         rows = await self.db.fetch_all(
-            "SELECT player.key AS user_id, player.value AS name FROM sessions, json_each(sessions.names) AS player"
+            f"SELECT player.key AS user_id, player.value AS name FROM sessions, {players}"
             f" WHERE sessions.guild_id = ? AND sessions.status = 'finished' AND player.key IN ({marks})"
             " ORDER BY sessions.updated_at, sessions.id",
             (guild_id, *user_ids),

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import socket
-from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -17,12 +16,6 @@ from .driver import Table
 from .test_settings_e2e import shown_to_everyone
 
 pytestmark = requires_product
-
-
-@pytest.fixture
-def bot_database(tmp_path: Path) -> Path:
-    """SQLite only: the web pages read the database file through a read-only connection of their own."""
-    return tmp_path / "bot.db"
 
 
 LINK = re.compile(r"http://127\.0\.0\.1:\d+/s/[A-Za-z0-9_-]{32}/")

@@ -8,6 +8,7 @@ import asyncio
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -35,6 +36,7 @@ FINISHED_AT = 1_700_000_000.0  # 2023-11-14 22:13:20 UTC
 
 @dataclass
 class Site:
+    database: str | Path  # an SQLite file or a PostgreSQL URL: the pages read it on both
     store: Store
     bot: TopBot
     manager: SessionManager
@@ -88,11 +90,12 @@ async def results_only_game(store: Store, scores: dict[str, int], at: float, gui
 
 
 @pytest.fixture
-async def site(tmp_path: Any) -> AsyncIterator[Site]:
-    store = await Store.open(tmp_path / "bot.db")
+async def site(database: str | Path, tmp_path: Any) -> AsyncIterator[Site]:
+    store = await Store.open(database)
     settings = Settings(
         token=None, database_path=tmp_path / "bot.db", dev_guild_id=None, default_language="en",
         log_level="INFO", lobby_minutes=15, application_id=None,
+        database_url=str(database) if str(database).startswith("postgresql") else None,
     )  # fmt: skip
     bot = TopBot(settings, store=store)
     rules = game_info(GAME).make(words_service())
@@ -109,7 +112,7 @@ async def site(tmp_path: Any) -> AsyncIterator[Site]:
     await play_passing_game(manager, 20, OTHER_GUILD)
     await open_pages(store, OTHER_TOKEN, OTHER_GUILD)
     try:
-        yield Site(store, bot, manager, played, scored)
+        yield Site(database, store, bot, manager, played, scored)
     finally:
         await bot.unload_extension(game_info(GAME).extension)
         for cog_tasks in [getattr(cog, "_tasks", set()) for cog in bot.cogs.values()]:
@@ -122,7 +125,7 @@ async def site(tmp_path: Any) -> AsyncIterator[Site]:
 
 @pytest.fixture
 async def client(site: Site, tmp_path: Any) -> AsyncIterator[TestClient[Any, Any]]:
-    reads = await WebReads.open(tmp_path / "bot.db")
+    reads = await WebReads.open(site.database)
     pages = WebPages(reads, BotTables(site.bot), rate_limit=600)
     async with TestClient(TestServer(pages.app())) as test_client:
         yield test_client

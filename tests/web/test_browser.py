@@ -55,7 +55,7 @@ def installed_chromium() -> str:
 @pytest.fixture
 async def browser(site: Site, tmp_path: Any) -> AsyncIterator[Browser]:
     executable = installed_chromium()
-    reads = await WebReads.open(tmp_path / "bot.db")
+    reads = await WebReads.open(site.database)
     server = WebServer(WebPages(reads, BotTables(site.bot), rate_limit=600), "127.0.0.1", 0)
     await server.start()
     try:

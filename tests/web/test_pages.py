@@ -9,6 +9,7 @@ import random
 import sqlite3
 from typing import Any
 
+import asyncpg
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
@@ -96,7 +97,7 @@ async def test_head_answers_like_get_without_a_body(site: Site, client: Any) -> 
 
 
 async def test_every_answer_carries_the_security_headers(site: Site, tmp_path: Any) -> None:
-    reads = await WebReads.open(tmp_path / "bot.db")
+    reads = await WebReads.open(site.database)
     pages = WebPages(reads, BotTables(site.bot), rate_limit=12)
     async with TestClient(TestServer(pages.app())) as client:
         answers = [
@@ -124,7 +125,7 @@ async def test_every_answer_carries_the_security_headers(site: Site, tmp_path: A
 
 
 async def test_a_client_over_its_rate_gets_429_with_retry_after(site: Site, tmp_path: Any) -> None:
-    reads = await WebReads.open(tmp_path / "bot.db")
+    reads = await WebReads.open(site.database)
     pages = WebPages(reads, BotTables(site.bot), rate_limit=3)
     async with TestClient(TestServer(pages.app())) as client:
         statuses = [(await client.get(site.path())).status for _ in range(3)]
@@ -137,15 +138,15 @@ async def test_a_client_over_its_rate_gets_429_with_retry_after(site: Site, tmp_
 
 
 async def test_the_pages_connection_refuses_every_write(site: Site, tmp_path: Any) -> None:
-    reads = await WebReads.open(tmp_path / "bot.db")
+    reads = await WebReads.open(site.database)
     try:
         for statement in (
             "UPDATE guild_settings SET settings = '{}'",
             "DELETE FROM results",
             "INSERT INTO meta (key, value) VALUES ('web', 'wrote')",
-            "CREATE TABLE written (x)",
+            "CREATE TABLE written (x INTEGER)",
         ):
-            with pytest.raises(sqlite3.OperationalError, match="readonly|read-only"):
+            with pytest.raises((sqlite3.OperationalError, asyncpg.PostgresError), match="readonly|read-only"):
                 await reads.db.fetch_all(statement)
         assert await reads.guild_of_token(TOKEN) == GUILD  # and it still reads
     finally:
