@@ -27,12 +27,6 @@ from .process import SpawnBot, wait_for_new_session
 pytestmark = requires_product
 
 
-@pytest.fixture
-def bot_database(database: Path | str) -> Path | str:
-    """These tests run on SQLite and on PostgreSQL."""
-    return database
-
-
 PRODUCT = "bot.__main__:main"
 TURN_NOTICE = "your turn in Skeleton"
 DRAWN_FOR_YOU = re.compile(r"the bot drew (\d[♠♥♦♣]) for you")

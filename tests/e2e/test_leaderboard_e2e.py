@@ -8,8 +8,6 @@ import signal
 import time
 from pathlib import Path
 
-import pytest
-
 from bot.store import Store
 
 from .conftest import requires_product
@@ -41,12 +39,6 @@ async def seed_results(database: Path | str, guild_id: int, scores: dict[str, in
                 )
     finally:
         await store.close()
-
-
-@pytest.fixture
-def bot_database(database: Path | str) -> Path | str:
-    """These tests run on SQLite and on PostgreSQL."""
-    return database
 
 
 async def test_a_paginated_leaderboard_shows_the_callers_place_and_its_buttons_survive_a_restart(

@@ -7,7 +7,6 @@ main()), the others in this process for speed. They skip while bot.app cannot be
 from __future__ import annotations
 
 import signal
-from pathlib import Path
 
 import discord
 import pytest
@@ -19,12 +18,6 @@ from .fake_discord import FakeDiscord
 from .process import SpawnBot, wait_for_new_session
 
 pytestmark = requires_product
-
-
-@pytest.fixture
-def bot_database(database: Path | str) -> Path | str:
-    """These tests run on SQLite and on PostgreSQL."""
-    return database
 
 
 PRODUCT = "bot.__main__:main"

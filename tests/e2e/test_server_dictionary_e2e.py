@@ -6,7 +6,6 @@ the server list, add and remove words (with autocomplete), everyone else is refu
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,12 +16,6 @@ from .fake_discord import ALL_PERMISSIONS
 from .test_topstop_e2e import WORDS, Game, field_of, rig_next_spin
 
 pytestmark = requires_product
-
-
-@pytest.fixture
-def bot_database(database: Path | str) -> Path | str:
-    """These tests run on SQLite and on PostgreSQL."""
-    return database
 
 
 NONSENSE = "ozquaxe"  # after the round's letter: no word of any dictionary

@@ -4,7 +4,6 @@ games' defaults apply to the next lobby; a player sees, deletes and anonymises w
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,12 +16,6 @@ from .driver import Player, Reply, Table
 from .objects import MEMBER_PERMISSIONS
 
 pytestmark = requires_product
-
-
-@pytest.fixture
-def bot_database(database: Path | str) -> Path | str:
-    """These tests run on SQLite and on PostgreSQL."""
-    return database
 
 
 MANAGE_GUILD = 1 << 5

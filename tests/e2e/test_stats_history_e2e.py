@@ -4,21 +4,12 @@ to the caller alone, as its own cog draws it."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from .conftest import requires_product
 from .driver import Table
 
 pytestmark = requires_product
-
-
-@pytest.fixture
-def bot_database(database: Path | str) -> Path | str:
-    """These tests run on SQLite and on PostgreSQL."""
-    return database
 
 
 async def test_stats_and_history_after_a_finished_game(product_bot: Any, table: Table) -> None:

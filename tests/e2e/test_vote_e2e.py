@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import re
 import signal
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,12 +24,6 @@ from .process import SpawnBot, wait_for_new_session
 from .test_topstop_e2e import PRODUCT, Game
 
 pytestmark = requires_product
-
-
-@pytest.fixture
-def bot_database(database: Path | str) -> Path | str:
-    """These tests run on SQLite and on PostgreSQL."""
-    return database
 
 
 def is_vote(message: Message) -> bool:
