@@ -6,8 +6,9 @@ BIN := $(VENV)/bin
 # postgresql: the tests run the store and the engine on a PostgreSQL server of their own as well (tests/postgresql.py).
 APT_PACKAGES := libenchant-2-2 hunspell-en-us hunspell-en-gb hunspell-fr hunspell-de-de-frami hunspell-tools \
   postgresql
-# The browser the web pages' tests drive (tests/web): Debian's own Chromium, never a downloaded build.
-APT_PACKAGES += chromium
+# The browser the web pages' tests drive (tests/web): Debian's own Chromium, never a downloaded build, with
+# the fonts it only recommends (apt installs no recommendations here).
+APT_PACKAGES += chromium fonts-liberation
 STAMP := $(VENV)/.installed
 # Exact versions and hashes of every package, runtime, dev and build (`make lock`): what CI tested is
 # what `make setup` installs. pyproject.toml keeps the ranges the lock is resolved from.
