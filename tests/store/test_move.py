@@ -13,16 +13,8 @@ from bot.engine.sessions import SessionManager
 from bot.store import Store
 from bot.store.move import main, move
 from tests.engine.race_game import RaceGame
+from tests.store.helpers import TickingClock
 from tests.store.tally_game import TallyGame
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000.0
-
-    def __call__(self) -> float:
-        self.now += 1.0
-        return self.now
 
 
 def games() -> dict:
@@ -39,7 +31,7 @@ def empty_postgresql(postgresql_databases):
 async def fill(path: Path) -> dict:
     """An SQLite database with a finished game (results, ratings), a game under way and an open lobby."""
     store = await Store.open(path)
-    clock = Clock()
+    clock = TickingClock()
     manager = SessionManager(store, games(), clock=clock)
     await manager.start()
     try:

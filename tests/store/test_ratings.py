@@ -15,24 +15,16 @@ from bot.ratings import rebuild_work
 from bot.ratings.__main__ import main as ratings_main
 from bot.ratings.__main__ import rebuild
 from bot.store import Store
+from tests.store.helpers import TickingClock
 from tests.store.tally_game import TallyGame
 
 GUILD = 1
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000.0
-
-    def __call__(self) -> float:
-        self.now += 1.0
-        return self.now
-
-
 @pytest.fixture
 async def env(database: Path | str):
     store = await Store.open(database)
-    manager = SessionManager(store, {"tally": TallyGame(), "other": TallyGame()}, clock=Clock())
+    manager = SessionManager(store, {"tally": TallyGame(), "other": TallyGame()}, clock=TickingClock())
     await manager.start()
     yield manager, store, database
     await manager.close()
@@ -205,7 +197,7 @@ def test_the_rebuild_command_refuses_a_missing_database(tmp_path, capsys):
 def test_the_rebuild_command_rebuilds_a_database_file(tmp_path, capsys):
     async def seed() -> list:
         store = await Store.open(tmp_path / "bot.db")
-        manager = SessionManager(store, {"tally": TallyGame()}, clock=Clock())
+        manager = SessionManager(store, {"tally": TallyGame()}, clock=TickingClock())
         await play(manager, {"ann": 9, "bob": 4})
         async with store.transaction() as tx:
             await tx.execute("DELETE FROM ratings")
@@ -224,7 +216,7 @@ def test_the_rebuild_command_rebuilds_a_database_file(tmp_path, capsys):
 def test_the_rebuild_command_rebuilds_the_database_it_is_given_file_or_url(database, capsys):
     async def seed() -> None:
         store = await Store.open(database)
-        manager = SessionManager(store, {"tally": TallyGame()}, clock=Clock())
+        manager = SessionManager(store, {"tally": TallyGame()}, clock=TickingClock())
         await play(manager, {"ann": 9, "bob": 4})
         async with store.transaction() as tx:
             await tx.execute("DELETE FROM ratings")

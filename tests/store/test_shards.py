@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -16,7 +15,6 @@ import pytest
 from bot.engine.errors import NotServedHere
 from bot.engine.sessions import SessionManager
 from bot.store import Shards, ShardsRefused, Store, VoteRecord
-from bot.store.migrations import MIGRATIONS
 from bot.store.shards import (
     SHARD_COUNT_KEY,
     AdvisoryShardLocks,
@@ -28,6 +26,7 @@ from bot.store.shards import (
 )
 from tests.engine.race_game import RaceGame
 from tests.postgresql import Databases
+from tests.store.helpers import sqlite_at_version
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 # Guilds whose ids put them on shard 0 and on shard 1 of two ((id >> 22) % 2).
@@ -111,13 +110,8 @@ async def test_a_vote_takes_its_sessions_guild_and_each_shard_restores_only_its_
 
 
 async def test_migration_10_gives_every_existing_vote_its_sessions_guild(tmp_path):
-    from bot.store.database import _split_statements
-
     path = tmp_path / "nine.db"
-    connection = sqlite3.connect(path)
-    for migration in MIGRATIONS[:9]:
-        for statement in _split_statements(migration):
-            connection.execute(statement)
+    connection = sqlite_at_version(path, 9)
     connection.execute(
         "INSERT INTO sessions (id, guild_id, channel_id, game, status, host_id, seed, created_at, updated_at)"
         " VALUES (1, ?, 10, 'race', 'active', 'ann', 7, 1.0, 1.0)",

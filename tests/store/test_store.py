@@ -8,6 +8,7 @@ import pytest
 
 from bot.store import ChannelTaken, SchemaTooNew, SessionRecord, Store, UsedWordRecord
 from bot.store.migrations import MIGRATIONS
+from tests.store.helpers import sqlite_at_version
 
 
 def lobby(channel_id: int = 10, game: str = "race") -> SessionRecord:
@@ -188,13 +189,8 @@ async def test_an_older_database_is_upgraded_and_keeps_its_rows(tmp_path):
 
 
 async def test_migration_6_adds_news_and_turn_notices_to_a_database_of_version_5(tmp_path):
-    from bot.store.database import _split_statements
-
     path = tmp_path / "five.db"
-    connection = sqlite3.connect(path)
-    for migration in MIGRATIONS[:5]:
-        for statement in _split_statements(migration):
-            connection.execute(statement)
+    connection = sqlite_at_version(path, 5)
     connection.execute(
         "INSERT INTO sessions (guild_id, channel_id, game, status, host_id, seed, created_at, updated_at)"
         " VALUES (1, 10, 'race', 'active', 'ann', 7, 1.0, 1.0)"
