@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import logging.handlers
 import os
 import signal
 import sys
@@ -140,19 +141,54 @@ async def reach_discord(bot: TopBot, runner: asyncio.Task[None], stop: asyncio.E
         stopper.cancel()
 
 
-async def run(settings: Settings) -> int:
+class HeldLog(logging.handlers.MemoryHandler):
+    """The log until the bot is online: a start that stops for a reason outside the code says so in one line
+    (what was logged meanwhile is dropped), while the dictionaries, loading from the first moment, log as they
+    go."""
+
+    def __init__(self, target: logging.Handler) -> None:
+        super().__init__(capacity=100_000, flushLevel=logging.CRITICAL + 1, target=target, flushOnClose=False)
+        self._dropping = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if not self._dropping:
+            super().emit(record)
+
+    def drop(self) -> None:
+        """The start stopped: what was held, and whatever comes until the process ends, is not shown (at exit
+        logging flushes every handler)."""
+        self._dropping = True
+        self.acquire()
+        try:
+            self.buffer.clear()
+        finally:
+            self.release()
+
+    def show(self) -> None:
+        """From now on the log goes straight to its target, after what was held."""
+        root = logging.getLogger()
+        if self in root.handlers and self.target is not None:
+            root.addHandler(self.target)
+            root.removeHandler(self)
+            self.flush()
+
+
+async def run(settings: Settings, held: HeldLog | None = None) -> int:
     from bot.app import invite_url, make_bot
 
     assert settings.token is not None
     if settings.application_id:
         print(f"Invite the bot: {invite_url(settings.application_id)}", flush=True)
+    bot = make_bot(settings)
+    # The dictionaries load while the store opens and Discord answers the login (their log is held back).
+    bot.start_warming_words()
     try:
         # Opened (and migrated) before logging in, so that an unusable database stops us at once.
         store = await Store.open(settings.database, synchronous=settings.synchronous)
     except (SchemaTooNew, UnusableDatabase) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    bot = make_bot(settings, store)
+    bot.store = store
     try:
         # Before logging in: a process refused its shards never reaches Discord.
         await bot.claim_shards()
@@ -174,6 +210,8 @@ async def run(settings: Settings) -> int:
             runner.cancel()
             await asyncio.gather(runner, return_exceptions=True)
             return 2
+        if held is not None:
+            held.show()
         stopper = asyncio.create_task(stop.wait())
         done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
         if stopper in done:
@@ -202,13 +240,23 @@ def main() -> int:
     except SettingsError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr
-    )
+    console = logging.StreamHandler(sys.stderr)
+    console.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    held = HeldLog(console)
+    logging.basicConfig(level=settings.log_level, handlers=[held])
     if not settings.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    return asyncio.run(run(settings))
+    try:
+        code = asyncio.run(run(settings, held))
+    except BaseException:
+        held.show()  # a bug, or an interrupt: everything logged before it comes out first
+        raise
+    if code == 0:
+        held.show()
+    else:
+        held.drop()
+    return code
 
 
 if __name__ == "__main__":

@@ -118,7 +118,7 @@ class TopBot(commands.Bot):
         self.pictures = Pictures(modules=picture_modules(self.game_infos))
         self.tree.error(self._on_app_command_error)
         self._sweeper: asyncio.Task[None] | None = None
-        self._warmer: asyncio.Task[None] | None = None
+        self._warmer: asyncio.Task[list[tuple[int, str]]] | None = None
         self._watchdog: monitor.StallWatchdog | None = None
         self._collections: monitor.SlowCollections | None = None
         self.web: Any = None  # the web pages (bot/web), when WEB_ENABLED
@@ -173,17 +173,11 @@ class TopBot(commands.Bot):
         self._collections = monitor.SlowCollections(threshold, starting=True)
         self._collections.start()
         self.pictures.start()
+        self.start_warming_words()
         if not hasattr(self, "store"):
             self.store = await Store.open(self.settings.database, synchronous=self.settings.synchronous)
         # Before anything of a shard is restored: another process may hold it.
         await self.claim_shards()
-        from bot.words import WordService
-
-        self.words = WordService()
-        self.words.import_libraries()
-        # The dictionaries load in a thread while the sessions are restored; the bot goes online only once
-        # they are loaded: loading them while players played stalled the event loop for 20–70 ms at a time.
-        self._warmer = asyncio.create_task(self._warm_words())
         games = {info.name: info.make(self.words) for info in self.game_infos}
         self.sessions = SessionManager(
             self.store,
@@ -205,8 +199,10 @@ class TopBot(commands.Bot):
         if self.settings.web_enabled:
             await self._serve_web_pages()
         await self.sync_commands()
+        assert self._warmer is not None  # started at the top of this method
         try:
-            await self._warmer
+            for level, message in await self._warmer:
+                log.log(level, message)
         except Exception:
             log.exception("loading the dictionaries failed; each loads on first use instead")
         if self.application_id:
@@ -315,22 +311,42 @@ class TopBot(commands.Bot):
     ) -> None:
         await reply_error(interaction, unwrap(error))
 
-    async def _warm_words(self) -> None:
+    def start_warming_words(self) -> None:
+        """The words service, its dictionaries loading in threads from now on (once): beside the store's
+        opening, Discord's login and the sessions' restore. The bot goes online only once they are loaded:
+        loading them while players played stalled the event loop for 20–70 ms at a time."""
+        if self._warmer is not None:
+            return
+        from bot.words import WordService
+
+        self.words = WordService()
+        self.words.import_libraries()
+        self._warmer = asyncio.create_task(self._warm_words())
+
+    async def _warm_words(self) -> list[tuple[int, str]]:
         """Open the precomputed word tables, then load every dictionary and lemmatizer, in a thread now,
-        not on the event loop at a round's end."""
+        not on the event loop at a round's end. What it has to say is logged once the set-up is done
+        (`setup_hook`): a start that stops on the database or the shards says so in one line."""
+        said: list[tuple[int, str]] = []
         started = time.perf_counter()
         for language in self.words.languages:
             if await asyncio.to_thread(self.words.table, language) is None:
-                log.warning(
-                    "no word table for %s: run `python -m bot.words build` (words are slower)", language
+                said.append(
+                    (
+                        logging.WARNING,
+                        f"no word table for {language}: run `python -m bot.words build` (words are slower)",
+                    )
                 )
-        log.info("word tables open in %.2f s", time.perf_counter() - started)
+        said.append((logging.INFO, f"word tables open in {time.perf_counter() - started:.2f} s"))
         # Everything loaded now lives as long as the bot: no collection walks it, during the load or after.
         with monitor.loading_long_lived():
             for language in self.words.languages:
                 started = time.perf_counter()
                 await asyncio.to_thread(self.words.warm, language)
-                log.info("words for %s ready in %.1f s", language, time.perf_counter() - started)
+                said.append(
+                    (logging.INFO, f"words for {language} ready in {time.perf_counter() - started:.1f} s")
+                )
+        return said
 
     async def _sweep_idle_sessions(self) -> None:
         while True:
