@@ -66,6 +66,18 @@ async def test_group_commits_of_a_file_database_run_in_a_process_of_their_own(st
     assert await writer_pid(store) == pid  # one writer for the whole run
 
 
+def committer_threads_policies(conn) -> list[int]:
+    """The scheduling policy of every thread of the committing process (its checkpoints' thread included)."""
+    return [os.sched_getscheduler(int(task)) for task in os.listdir(f"/proc/{os.getpid()}/task")]
+
+
+async def test_the_writer_never_preempts_the_bots_event_loop(store):
+    # SCHED_BATCH: a batch that wakes the writer does not take the loop's core from it (writer.yield_to_the_bot).
+    policies = await store.db.run(committer_threads_policies)
+    assert len(policies) >= 2 and set(policies) == {os.SCHED_BATCH}
+    assert os.sched_getscheduler(0) == os.SCHED_OTHER  # the bot itself is left as it was
+
+
 async def test_an_in_memory_database_commits_on_its_own_thread():
     store = await Store.open(":memory:")
     try:
