@@ -1142,7 +1142,7 @@ def main(argv: Iterable[str]) -> int:
     if "--sizes" in args:
         sizes = tuple(int(size) for size in args[args.index("--sizes") + 1].split(","))
     trace = int(args[args.index("--trace") + 1]) if "--trace" in args else 0
-    only_memory = args[:2] == ["--only", "memory"]
+    only_memory = "--only" in args and args[args.index("--only") + 1 :][:1] == ["memory"]
     return 0 if asyncio.run(run(sizes, only_memory=only_memory, trace=trace)) else 1
 
 
