@@ -118,7 +118,7 @@ class TopBot(commands.Bot):
         self.pictures = Pictures(modules=picture_modules(self.game_infos))
         self.tree.error(self._on_app_command_error)
         self._sweeper: asyncio.Task[None] | None = None
-        self._warmer: asyncio.Task[list[tuple[int, str]]] | None = None
+        self._warmer: asyncio.Task[None] | None = None
         self._watchdog: monitor.StallWatchdog | None = None
         self._collections: monitor.SlowCollections | None = None
         self.web: Any = None  # the web pages (bot/web), when WEB_ENABLED
@@ -201,8 +201,7 @@ class TopBot(commands.Bot):
         await self.sync_commands()
         assert self._warmer is not None  # started at the top of this method
         try:
-            for level, message in await self._warmer:
-                log.log(level, message)
+            await self._warmer
         except Exception:
             log.exception("loading the dictionaries failed; each loads on first use instead")
         if self.application_id:
@@ -323,30 +322,22 @@ class TopBot(commands.Bot):
         self.words.import_libraries()
         self._warmer = asyncio.create_task(self._warm_words())
 
-    async def _warm_words(self) -> list[tuple[int, str]]:
+    async def _warm_words(self) -> None:
         """Open the precomputed word tables, then load every dictionary and lemmatizer, in a thread now,
-        not on the event loop at a round's end. What it has to say is logged once the set-up is done
-        (`setup_hook`): a start that stops on the database or the shards says so in one line."""
-        said: list[tuple[int, str]] = []
+        not on the event loop at a round's end."""
         started = time.perf_counter()
         for language in self.words.languages:
             if await asyncio.to_thread(self.words.table, language) is None:
-                said.append(
-                    (
-                        logging.WARNING,
-                        f"no word table for {language}: run `python -m bot.words build` (words are slower)",
-                    )
+                log.warning(
+                    "no word table for %s: run `python -m bot.words build` (words are slower)", language
                 )
-        said.append((logging.INFO, f"word tables open in {time.perf_counter() - started:.2f} s"))
+        log.info("word tables open in %.2f s", time.perf_counter() - started)
         # Everything loaded now lives as long as the bot: no collection walks it, during the load or after.
         with monitor.loading_long_lived():
             for language in self.words.languages:
                 started = time.perf_counter()
                 await asyncio.to_thread(self.words.warm, language)
-                said.append(
-                    (logging.INFO, f"words for {language} ready in {time.perf_counter() - started:.1f} s")
-                )
-        return said
+                log.info("words for %s ready in %.1f s", language, time.perf_counter() - started)
 
     async def _sweep_idle_sessions(self) -> None:
         while True:
