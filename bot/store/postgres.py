@@ -17,6 +17,7 @@ import concurrent.futures
 import functools
 import json
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Coroutine, Iterable
 from contextlib import asynccontextmanager
@@ -27,6 +28,7 @@ import asyncpg
 from bot.store.database import (
     ConstraintViolation,
     SchemaTooNew,
+    StaleWrite,
     Unit,
     UnusableDatabase,
     commit_batch,
@@ -76,6 +78,54 @@ def exactly_one_row(sql: str) -> str:
     return (
         f"WITH changed AS ({sql} RETURNING 1) SELECT 1 / CAST((SELECT COUNT(*) FROM changed) = 1 AS INTEGER)"
     )
+
+
+# A merged statement of a batch with this many sets of parameters or more runs once over arrays of them
+# (`over_arrays`) rather than once per set: the server starts it once for the whole batch.
+ARRAY_ROWS = 2
+_INSERT_VALUES = re.compile(r"(INSERT INTO \w+ \([^()?]*\)) VALUES \(([^()]*)\)((?: ON CONFLICT [^?]*)?)")
+_CONSTANT = re.compile(r"'[^',?]*'|-?\d+")
+_UPDATE_BY_ID = re.compile(r"(UPDATE \w+ SET [^()']*) WHERE (id = \?(?: AND [^()']*)?)")
+_PLACEHOLDER = re.compile(r"\?")
+
+
+@functools.lru_cache(maxsize=256)
+def over_arrays(sql: str, types: tuple[str, ...]) -> str | None:
+    """`sql`, written for one set of parameters (`?`, of these PostgreSQL `types`), as one statement over an
+    array per parameter, `unnest`ed into rows numbered from 1 (`batch_row`); None for a statement of any
+    other shape. Two shapes only, whose outcome is that of the sets one after another:
+
+    - `INSERT INTO t (…) VALUES (…)` of parameters and constants, optionally `ON CONFLICT …` without
+      parameters: the rows are inserted in their order (new ids numbered in it);
+    - `UPDATE t SET … WHERE id = ? AND …` with no subquery, each set naming its row by its key: it RETURNs
+      the number of each set that changed a row, for the caller to check that each changed exactly one (a
+      row named twice is changed once, so that check sends such a batch back to run unit by unit)."""
+    if "RETURNING" in sql.upper():
+        return None
+    columns = [f"p{number}" for number in range(1, len(types) + 1)]
+    arrays = ", ".join(f"${number}::{kind}[]" for number, kind in enumerate(types, 1))
+    rows = f"unnest({arrays}) WITH ORDINALITY AS batch_rows ({', '.join(columns)}, batch_row)"
+    named = iter(f"batch_rows.{column}" for column in columns)
+    if insert := _INSERT_VALUES.fullmatch(sql):
+        head, values, conflict = insert.groups()
+        items = [item.strip() for item in values.split(",")]
+        if items.count("?") != len(types) or not all(
+            item == "?" or _CONSTANT.fullmatch(item) for item in items
+        ):
+            return None
+        chosen = ", ".join(next(named) if item == "?" else item for item in items)
+        return f"{head} SELECT {chosen} FROM {rows} ORDER BY batch_rows.batch_row{conflict}"
+    if update := _UPDATE_BY_ID.fullmatch(sql):
+        head, where = update.groups()
+        if sql.count("?") != len(types) or "SELECT" in sql.upper():
+            return None
+        head, where = (_PLACEHOLDER.sub(lambda _: next(named), part) for part in (head, where))
+        return f"{head} FROM {rows} WHERE {where} RETURNING batch_rows.batch_row"
+    return None
+
+
+def _as_arrays(rows: list[tuple[Any, ...]]) -> list[list[Any]]:
+    return [list(column) for column in zip(*rows, strict=True)]
 
 
 def _returns_rows(sql: str) -> bool:
@@ -134,11 +184,20 @@ class SyncCursor:
 
 class SyncConnection:
     """The writer's connection as a unit of work sees it: `execute` and `executemany` that return when done,
-    like sqlite3's. Only ever used on the writer's thread, whose event loop runs each call to its end."""
+    like sqlite3's. Only ever used on the writer's thread, whose event loop runs each call to its end.
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, connection: asyncpg.Connection) -> None:
+    `parameter_types`: what the server said each statement's parameters are, kept for the connection's life
+    (the arrays of `over_arrays` are declared with them)."""
+
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        connection: asyncpg.Connection,
+        parameter_types: dict[str, tuple[str, ...] | None] | None = None,
+    ) -> None:
         self._loop = loop
         self._connection = connection
+        self._parameter_types = {} if parameter_types is None else parameter_types
 
     def _wait(self, call: Coroutine[Any, Any, T]) -> T:
         try:
@@ -157,9 +216,28 @@ class SyncConnection:
 
     def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> SyncCursor:
         listed = [tuple(row) for row in rows]
-        if listed:
+        arrayed = self.over_arrays(sql) if len(listed) >= ARRAY_ROWS else None
+        if arrayed is not None:
+            self._wait(self._connection.execute(arrayed, *_as_arrays(listed)))
+        elif listed:
             self._wait(self._connection.executemany(to_postgresql(sql), listed))
         return SyncCursor([], -1)
+
+    def over_arrays(self, sql: str) -> str | None:
+        """`sql` over arrays of its parameters (`over_arrays`), when its shape allows."""
+        if sql not in self._parameter_types:
+            prepared = self._wait(self._connection.prepare(to_postgresql(sql)))
+            types = prepared.get_parameters()
+            scalars = all(kind.kind == "scalar" for kind in types)
+            self._parameter_types[sql] = (
+                tuple(f"{kind.schema}.{kind.name}" for kind in types) if types and scalars else None
+            )
+        types = self._parameter_types[sql]
+        return None if types is None else over_arrays(sql, types)
+
+    def fetch_column(self, sql: str, args: list[Any]) -> list[Any]:
+        """The first value of each row a statement in PostgreSQL's words returns."""
+        return [row[0] for row in self._wait(self._connection.fetch(sql, *args))]
 
     @property
     def in_transaction(self) -> bool:
@@ -167,8 +245,19 @@ class SyncConnection:
 
 
 def _changing_one_row_each(conn: SyncConnection, sql: str, rows: list[tuple[Any, ...]]) -> None:
-    """asyncpg's executemany tells no row counts: the server checks each (`exactly_one_row`)."""
-    conn.executemany(exactly_one_row(sql), rows)
+    """A versioned write, each set of parameters changing exactly one row, or StaleWrite (commit_batch then
+    runs the batch unit by unit). One statement over arrays when its shape allows (`over_arrays`: the numbers
+    of the sets that changed a row must be each set's once); else asyncpg's executemany, which tells no row
+    counts: the server checks each (`exactly_one_row`)."""
+    if len(rows) == 1:
+        if conn.execute(sql, rows[0]).rowcount != 1:
+            raise StaleWrite("a row changed under a batch: run unit by unit")
+        return
+    arrayed = conn.over_arrays(sql)
+    if arrayed is None:
+        conn.executemany(exactly_one_row(sql), rows)
+    elif sorted(conn.fetch_column(arrayed, _as_arrays(rows))) != list(range(1, len(rows) + 1)):
+        raise StaleWrite("a row changed under a batch: run unit by unit")
 
 
 class Committer:
@@ -180,6 +269,7 @@ class Committer:
         self._executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="postgresql-writer")
         self._loop = asyncio.new_event_loop()
         self._connection: asyncpg.Connection | None = None
+        self._parameter_types: dict[str, tuple[str, ...] | None] = {}
 
     async def open(self) -> None:
         await asyncio.wrap_future(self._executor.submit(self._connected))
@@ -188,7 +278,8 @@ class Committer:
         """The connection, opened again if the last one was lost (a server restart fails one batch only)."""
         if self._connection is None or self._connection.is_closed():
             self._connection = self._loop.run_until_complete(_connect(self._url, self._synchronous))
-        return SyncConnection(self._loop, self._connection)
+            self._parameter_types = {}
+        return SyncConnection(self._loop, self._connection, self._parameter_types)
 
     def commit(self, units: list[Unit]) -> concurrent.futures.Future[tuple[list[tuple[bool, Any]], float]]:
         return self._executor.submit(self._commit, units)
