@@ -4,10 +4,12 @@ The repositories write one SQL text for both databases, with `?` placeholders; `
 PostgreSQL's `$1, $2, …` here, and nowhere else.
 
 Group commit keeps SQLite's guarantee: the units `run` receives are committed in batches, one transaction per
-batch on one connection of their own, and a unit's future is settled only after its COMMIT. That connection
-lives on a thread with an event loop of its own, so that units written as functions of a connection
-(`Sessions.*_work`, the ratings) run there as they run in SQLite's writer: synchronously, through
-`SyncConnection`, which offers the few sqlite3 calls they make. Reads and `transaction()` use a pool.
+batch, and a unit's future is settled only after its COMMIT. Each writer (`Committer`) is a connection on a
+thread with an event loop of its own, so that units written as functions of a connection (`Sessions.*_work`,
+the ratings) run there as they run in SQLite's writer: synchronously, through `SyncConnection`, which offers
+the few sqlite3 calls they make. There are two writers, so that the next batch is under way while one waits
+for its commit (see `PostgresDatabase._send` for what may run beside what). Reads and `transaction()` use a
+pool.
 """
 
 from __future__ import annotations
@@ -41,8 +43,15 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 URL_SCHEMES = ("postgresql://", "postgres://")
-# Reads run on a pool of this many connections (the writer has one more of its own).
+# Reads run on a pool of this many connections (the writers have theirs).
 POOL_SIZE = 8
+# Batches in flight at most, each on a writer connection of its own: while one batch waits for its commit
+# (the log flushed to disk) and its round trips, the next is sent.
+WRITERS = 2
+SECOND_BATCH = 8  # units waiting, at least, before a second batch is sent beside one in flight (`_send`)
+# A unit that failed because the server broke a deadlock (or another rollback it asks to retry) runs again in
+# a batch of its own, up to this many times: only batches in flight at once can cross, and that one has ended.
+RETRIES = 3
 # Any number, the same in every process: the advisory lock that lets one process at a time migrate.
 MIGRATION_LOCK = 0x7470_6D69_6772  # "tpmigr"
 # The advisory lock every `transaction()` takes first, held until its COMMIT or ROLLBACK: one such transaction
@@ -261,7 +270,7 @@ def _changing_one_row_each(conn: SyncConnection, sql: str, rows: list[tuple[Any,
 
 
 class Committer:
-    """The writer: one connection on a thread of its own, committing one batch at a time."""
+    """A writer: one connection on a thread of its own, committing one batch at a time."""
 
     def __init__(self, url: str, synchronous: str) -> None:
         self._url = url
@@ -286,10 +295,19 @@ class Committer:
 
     def _commit(self, units: list[Unit]) -> tuple[list[tuple[bool, Any]], float]:
         started = time.perf_counter()
-        outcomes = commit_batch(
+        outcomes = self._batch(units)
+        for _ in range(RETRIES):
+            again = [index for index, (ok, error) in enumerate(outcomes) if not ok and _to_retry(error)]
+            if not again:
+                break
+            for index, outcome in zip(again, self._batch([units[index] for index in again]), strict=True):
+                outcomes[index] = outcome
+        return outcomes, time.perf_counter() - started
+
+    def _batch(self, units: list[Unit]) -> list[tuple[bool, Any]]:
+        return commit_batch(
             self._connected(), units, begin="BEGIN", changing_one_row_each=_changing_one_row_each
         )
-        return outcomes, time.perf_counter() - started
 
     async def close(self) -> None:
         if self._loop.is_closed():
@@ -303,19 +321,30 @@ class Committer:
         self._loop.close()
 
 
+def _to_retry(error: object) -> bool:
+    """A failure the server asks to try again (a deadlock it broke, SQLSTATE class 40): nothing of the unit
+    was written."""
+    return isinstance(error, asyncpg.TransactionRollbackError)
+
+
+Batch = list[tuple[Unit, "asyncio.Future[Any]"]]
+
+
 class PostgresDatabase:
-    """A pool for reads and transactions, and the writer (`Committer`) for the group-commit units of `run`."""
+    """A pool for reads and transactions, and the writers (`Committer`) for the group-commit units of `run`."""
 
     dialect = "postgresql"
 
-    def __init__(self, pool: asyncpg.Pool, committer: Committer | None) -> None:
+    def __init__(self, pool: asyncpg.Pool, committers: list[Committer]) -> None:
         self._pool = pool
-        self._committer = committer
+        self._committers = committers
+        self._free = list(committers)  # the writers with no batch
         # As in SQLite's Database: a transaction runs when no batch is in flight, and holds the next one back.
         self._write_lock = asyncio.Lock()
-        self._pending: list[tuple[Unit, asyncio.Future[Any]]] = []
-        self._in_flight: list[tuple[Unit, asyncio.Future[Any]]] = []
-        self._drained = asyncio.Event()
+        self._pending: Batch = []
+        self._in_flight: list[Batch] = []
+        self._alone = False  # the batch in flight holds a function of the connection: nothing runs beside it
+        self._drained = asyncio.Event()  # set while no batch is in flight
         self._drained.set()
         self.longest_commit = 0.0
 
@@ -336,13 +365,14 @@ class PostgresDatabase:
             )
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise UnusableDatabase(f"cannot open the database {safe_url(url)}: {exc}") from exc
-        committer = Committer(url, synchronous)
-        database = cls(pool, committer)
+        committers = [Committer(url, synchronous) for _ in range(WRITERS)]
+        database = cls(pool, committers)
         try:
-            await committer.open()
+            await asyncio.gather(*(committer.open() for committer in committers))
             await database.migrate()
         except BaseException as exc:
-            await committer.close()
+            for committer in committers:
+                await committer.close()
             await pool.close()
             if isinstance(exc, (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)):
                 raise UnusableDatabase(f"cannot use the database {safe_url(url)}: {exc}") from exc
@@ -363,7 +393,7 @@ class PostgresDatabase:
             )
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise UnusableDatabase(f"cannot open the database {safe_url(url)}: {exc}") from exc
-        return cls(pool, None)
+        return cls(pool, [])
 
     async def close(self) -> None:
         while self._pending or self._in_flight:
@@ -373,8 +403,8 @@ class PostgresDatabase:
                 async with self._write_lock:
                     pass
                 self._send()
-        if self._committer is not None:
-            await self._committer.close()
+        for committer in self._committers:
+            await committer.close()
         await self._pool.close()
 
     def run(self, work: Unit) -> asyncio.Future[Any]:
@@ -385,18 +415,41 @@ class PostgresDatabase:
         return future
 
     def _send(self) -> None:
-        if self._in_flight or not self._pending or self._write_lock.locked():
-            return
-        if self._committer is None:
-            raise UnusableDatabase("this connection to the database reads only")
-        batch, self._pending = self._pending, []
-        self._in_flight = batch
-        self._drained.clear()
-        committing = asyncio.wrap_future(self._committer.commit([unit for unit, _ in batch]))
-        committing.add_done_callback(self._committed)
+        """Send what is pending to a free writer, unless a transaction is open or what is in flight forbids.
 
-    def _committed(self, task: asyncio.Future[tuple[list[tuple[bool, Any]], float]]) -> None:
-        batch, self._in_flight = self._in_flight, []
+        Batches of statement lists run beside one another: each session has one unit in flight at most (its
+        lock is held until the unit is committed), and their versioned writes touch their own sessions' rows.
+        A unit that is a function of the connection reads, then writes what it read decides (the ratings of
+        a finished game): a batch holding one runs alone, after the batches in flight, and holds the next
+        back, as a transaction does.
+
+        A second batch goes out beside the first only once as many units wait as the first holds (and at least
+        SECOND_BATCH): until then one writer keeps up, and smaller batches would cost more per unit (each has
+        its round trips and its commit), which a process short of CPU pays for."""
+        if not self._pending or self._write_lock.locked() or self._alone or not self._free:
+            if self._pending and not self._committers:
+                raise UnusableDatabase("this connection to the database reads only")
+            return
+        if self._in_flight and (
+            len(self._pending) < max(SECOND_BATCH, len(self._in_flight[0]))
+            or any(callable(unit) for unit, _ in self._pending)
+        ):
+            return  # sent when a batch in flight is done, or once enough wait
+        alone = any(callable(unit) for unit, _ in self._pending)
+        batch, self._pending = self._pending, []
+        committer = self._free.pop()
+        self._alone = alone
+        self._in_flight.append(batch)
+        self._drained.clear()
+        committing = asyncio.wrap_future(committer.commit([unit for unit, _ in batch]))
+        committing.add_done_callback(functools.partial(self._committed, committer, batch))
+
+    def _committed(
+        self, committer: Committer, batch: Batch, task: asyncio.Future[tuple[list[tuple[bool, Any]], float]]
+    ) -> None:
+        self._in_flight = [other for other in self._in_flight if other is not batch]
+        self._free.append(committer)
+        self._alone = False  # a batch that ran alone was the only one in flight
         error = RuntimeError("the commit was cancelled") if task.cancelled() else task.exception()
         if error is None:
             outcomes, took = task.result()
@@ -410,7 +463,8 @@ class PostgresDatabase:
                 future.set_result(outcomes[index][1])
             else:
                 future.set_exception(outcomes[index][1])
-        self._drained.set()
+        if not self._in_flight:
+            self._drained.set()
         self._send()
 
     async def schema_version(self) -> int:
