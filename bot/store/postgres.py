@@ -239,7 +239,7 @@ class SyncConnection:
             types = prepared.get_parameters()
             scalars = all(kind.kind == "scalar" for kind in types)
             self._parameter_types[sql] = (
-                tuple(f"{kind.schema}.{kind.name}" for kind in types) if types and scalars else None
+                tuple(f'"{kind.schema}"."{kind.name}"' for kind in types) if types and scalars else None
             )
         types = self._parameter_types[sql]
         return None if types is None else over_arrays(sql, types)
