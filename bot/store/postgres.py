@@ -126,7 +126,7 @@ def over_arrays(sql: str, types: tuple[str, ...]) -> str | None:
         return f"{head} SELECT {chosen} FROM {rows} ORDER BY batch_rows.batch_row{conflict}"
     if update := _UPDATE_BY_ID.fullmatch(sql):
         head, where = update.groups()
-        if sql.count("?") != len(types) or "SELECT" in sql.upper():
+        if sql.count("?") != len(types) or any(word in sql.upper() for word in ("SELECT", " OR ")):
             return None
         head, where = (_PLACEHOLDER.sub(lambda _: next(named), part) for part in (head, where))
         return f"{head} FROM {rows} WHERE {where} RETURNING batch_rows.batch_row"

@@ -147,6 +147,7 @@ def test_statements_whose_rows_could_depend_on_one_another_keep_one_execution_pe
         "INSERT INTO t (a) VALUES ((SELECT MAX(a) FROM t) + ?)",
         "UPDATE t SET v = ? WHERE key = ?",  # not a key lookup by id
         "UPDATE t SET v = ? WHERE id = ? AND v < (SELECT MAX(v) FROM t)",
+        "UPDATE t SET v = ? WHERE id = ? AND v = 1 OR v = ?",
         "DELETE FROM t WHERE id = ?",
     ):
         assert over_arrays(sql, (INT8,) * sql.count("?")) is None, sql
