@@ -95,7 +95,8 @@ async def move(sqlite_path: Path, url: str) -> dict[str, int]:
             for table in _tables_in_order(source):
                 columns = await connection.fetch(
                     "SELECT column_name, data_type, is_identity FROM information_schema.columns"
-                    " WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position",
+                    " WHERE table_schema = current_schema() AND table_name = $1 AND is_generated = 'NEVER'"
+                    " ORDER BY ordinal_position",  # a generated column is computed there, never copied
                     table,
                 )
                 if not columns:

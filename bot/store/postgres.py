@@ -4,10 +4,12 @@ The repositories write one SQL text for both databases, with `?` placeholders; `
 PostgreSQL's `$1, $2, …` here, and nowhere else.
 
 Group commit keeps SQLite's guarantee: the units `run` receives are committed in batches, one transaction per
-batch on one connection of their own, and a unit's future is settled only after its COMMIT. That connection
-lives on a thread with an event loop of its own, so that units written as functions of a connection
-(`Sessions.*_work`, the ratings) run there as they run in SQLite's writer: synchronously, through
-`SyncConnection`, which offers the few sqlite3 calls they make. Reads and `transaction()` use a pool.
+batch, and a unit's future is settled only after its COMMIT. Each writer (`Committer`) is a connection on a
+thread with an event loop of its own, so that units written as functions of a connection (`Sessions.*_work`,
+the ratings) run there as they run in SQLite's writer: synchronously, through `SyncConnection`, which offers
+the few sqlite3 calls they make. There are two writers, so that the next batch is under way while one waits
+for its commit (see `PostgresDatabase._send` for what may run beside what). Reads and `transaction()` use a
+pool.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import concurrent.futures
 import functools
 import json
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Coroutine, Iterable
 from contextlib import asynccontextmanager
@@ -27,6 +30,7 @@ import asyncpg
 from bot.store.database import (
     ConstraintViolation,
     SchemaTooNew,
+    StaleWrite,
     Unit,
     UnusableDatabase,
     commit_batch,
@@ -39,8 +43,15 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 URL_SCHEMES = ("postgresql://", "postgres://")
-# Reads run on a pool of this many connections (the writer has one more of its own).
+# Reads run on a pool of this many connections (the writers have theirs).
 POOL_SIZE = 8
+# Batches in flight at most, each on a writer connection of its own: while one batch waits for its commit
+# (the log flushed to disk) and its round trips, the next is sent.
+WRITERS = 2
+SECOND_BATCH = 8  # units waiting, at least, before a second batch is sent beside one in flight (`_send`)
+# A unit that failed because the server broke a deadlock (or another rollback it asks to retry) runs again in
+# a batch of its own, up to this many times: only batches in flight at once can cross, and that one has ended.
+RETRIES = 3
 # Any number, the same in every process: the advisory lock that lets one process at a time migrate.
 MIGRATION_LOCK = 0x7470_6D69_6772  # "tpmigr"
 # The advisory lock every `transaction()` takes first, held until its COMMIT or ROLLBACK: one such transaction
@@ -76,6 +87,54 @@ def exactly_one_row(sql: str) -> str:
     return (
         f"WITH changed AS ({sql} RETURNING 1) SELECT 1 / CAST((SELECT COUNT(*) FROM changed) = 1 AS INTEGER)"
     )
+
+
+# A merged statement of a batch with this many sets of parameters or more runs once over arrays of them
+# (`over_arrays`) rather than once per set: the server starts it once for the whole batch.
+ARRAY_ROWS = 2
+_INSERT_VALUES = re.compile(r"(INSERT INTO \w+ \([^()?]*\)) VALUES \(([^()]*)\)((?: ON CONFLICT [^?]*)?)")
+_CONSTANT = re.compile(r"'[^',?]*'|-?\d+")
+_UPDATE_BY_ID = re.compile(r"(UPDATE \w+ SET [^()']*) WHERE (id = \?(?: AND [^()']*)?)")
+_PLACEHOLDER = re.compile(r"\?")
+
+
+@functools.lru_cache(maxsize=256)
+def over_arrays(sql: str, types: tuple[str, ...]) -> str | None:
+    """`sql`, written for one set of parameters (`?`, of these PostgreSQL `types`), as one statement over an
+    array per parameter, `unnest`ed into rows numbered from 1 (`batch_row`); None for a statement of any
+    other shape. Two shapes only, whose outcome is that of the sets one after another:
+
+    - `INSERT INTO t (…) VALUES (…)` of parameters and constants, optionally `ON CONFLICT …` without
+      parameters: the rows are inserted in their order (new ids numbered in it);
+    - `UPDATE t SET … WHERE id = ? AND …` with no subquery, each set naming its row by its key: it RETURNs
+      the number of each set that changed a row, for the caller to check that each changed exactly one (a
+      row named twice is changed once, so that check sends such a batch back to run unit by unit)."""
+    if "RETURNING" in sql.upper():
+        return None
+    columns = [f"p{number}" for number in range(1, len(types) + 1)]
+    arrays = ", ".join(f"${number}::{kind}[]" for number, kind in enumerate(types, 1))
+    rows = f"unnest({arrays}) WITH ORDINALITY AS batch_rows ({', '.join(columns)}, batch_row)"
+    named = iter(f"batch_rows.{column}" for column in columns)
+    if insert := _INSERT_VALUES.fullmatch(sql):
+        head, values, conflict = insert.groups()
+        items = [item.strip() for item in values.split(",")]
+        if items.count("?") != len(types) or not all(
+            item == "?" or _CONSTANT.fullmatch(item) for item in items
+        ):
+            return None
+        chosen = ", ".join(next(named) if item == "?" else item for item in items)
+        return f"{head} SELECT {chosen} FROM {rows} ORDER BY batch_rows.batch_row{conflict}"
+    if update := _UPDATE_BY_ID.fullmatch(sql):
+        head, where = update.groups()
+        if sql.count("?") != len(types) or any(word in sql.upper() for word in ("SELECT", " OR ")):
+            return None
+        head, where = (_PLACEHOLDER.sub(lambda _: next(named), part) for part in (head, where))
+        return f"{head} FROM {rows} WHERE {where} RETURNING batch_rows.batch_row"
+    return None
+
+
+def _as_arrays(rows: list[tuple[Any, ...]]) -> list[list[Any]]:
+    return [list(column) for column in zip(*rows, strict=True)]
 
 
 def _returns_rows(sql: str) -> bool:
@@ -134,11 +193,20 @@ class SyncCursor:
 
 class SyncConnection:
     """The writer's connection as a unit of work sees it: `execute` and `executemany` that return when done,
-    like sqlite3's. Only ever used on the writer's thread, whose event loop runs each call to its end."""
+    like sqlite3's. Only ever used on the writer's thread, whose event loop runs each call to its end.
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, connection: asyncpg.Connection) -> None:
+    `parameter_types`: what the server said each statement's parameters are, kept for the connection's life
+    (the arrays of `over_arrays` are declared with them)."""
+
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        connection: asyncpg.Connection,
+        parameter_types: dict[str, tuple[str, ...] | None] | None = None,
+    ) -> None:
         self._loop = loop
         self._connection = connection
+        self._parameter_types = {} if parameter_types is None else parameter_types
 
     def _wait(self, call: Coroutine[Any, Any, T]) -> T:
         try:
@@ -157,9 +225,28 @@ class SyncConnection:
 
     def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> SyncCursor:
         listed = [tuple(row) for row in rows]
-        if listed:
+        arrayed = self.over_arrays(sql) if len(listed) >= ARRAY_ROWS else None
+        if arrayed is not None:
+            self._wait(self._connection.execute(arrayed, *_as_arrays(listed)))
+        elif listed:
             self._wait(self._connection.executemany(to_postgresql(sql), listed))
         return SyncCursor([], -1)
+
+    def over_arrays(self, sql: str) -> str | None:
+        """`sql` over arrays of its parameters (`over_arrays`), when its shape allows."""
+        if sql not in self._parameter_types:
+            prepared = self._wait(self._connection.prepare(to_postgresql(sql)))
+            types = prepared.get_parameters()
+            scalars = all(kind.kind == "scalar" for kind in types)
+            self._parameter_types[sql] = (
+                tuple(f'"{kind.schema}"."{kind.name}"' for kind in types) if types and scalars else None
+            )
+        types = self._parameter_types[sql]
+        return None if types is None else over_arrays(sql, types)
+
+    def fetch_column(self, sql: str, args: list[Any]) -> list[Any]:
+        """The first value of each row a statement in PostgreSQL's words returns."""
+        return [row[0] for row in self._wait(self._connection.fetch(sql, *args))]
 
     @property
     def in_transaction(self) -> bool:
@@ -167,12 +254,23 @@ class SyncConnection:
 
 
 def _changing_one_row_each(conn: SyncConnection, sql: str, rows: list[tuple[Any, ...]]) -> None:
-    """asyncpg's executemany tells no row counts: the server checks each (`exactly_one_row`)."""
-    conn.executemany(exactly_one_row(sql), rows)
+    """A versioned write, each set of parameters changing exactly one row, or StaleWrite (commit_batch then
+    runs the batch unit by unit). One statement over arrays when its shape allows (`over_arrays`: the numbers
+    of the sets that changed a row must be each set's once); else asyncpg's executemany, which tells no row
+    counts: the server checks each (`exactly_one_row`)."""
+    if len(rows) == 1:
+        if conn.execute(sql, rows[0]).rowcount != 1:
+            raise StaleWrite("a row changed under a batch: run unit by unit")
+        return
+    arrayed = conn.over_arrays(sql)
+    if arrayed is None:
+        conn.executemany(exactly_one_row(sql), rows)
+    elif sorted(conn.fetch_column(arrayed, _as_arrays(rows))) != list(range(1, len(rows) + 1)):
+        raise StaleWrite("a row changed under a batch: run unit by unit")
 
 
 class Committer:
-    """The writer: one connection on a thread of its own, committing one batch at a time."""
+    """A writer: one connection on a thread of its own, committing one batch at a time."""
 
     def __init__(self, url: str, synchronous: str) -> None:
         self._url = url
@@ -180,6 +278,7 @@ class Committer:
         self._executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="postgresql-writer")
         self._loop = asyncio.new_event_loop()
         self._connection: asyncpg.Connection | None = None
+        self._parameter_types: dict[str, tuple[str, ...] | None] = {}
 
     async def open(self) -> None:
         await asyncio.wrap_future(self._executor.submit(self._connected))
@@ -188,17 +287,27 @@ class Committer:
         """The connection, opened again if the last one was lost (a server restart fails one batch only)."""
         if self._connection is None or self._connection.is_closed():
             self._connection = self._loop.run_until_complete(_connect(self._url, self._synchronous))
-        return SyncConnection(self._loop, self._connection)
+            self._parameter_types = {}
+        return SyncConnection(self._loop, self._connection, self._parameter_types)
 
     def commit(self, units: list[Unit]) -> concurrent.futures.Future[tuple[list[tuple[bool, Any]], float]]:
         return self._executor.submit(self._commit, units)
 
     def _commit(self, units: list[Unit]) -> tuple[list[tuple[bool, Any]], float]:
         started = time.perf_counter()
-        outcomes = commit_batch(
+        outcomes = self._batch(units)
+        for _ in range(RETRIES):
+            again = [index for index, (ok, error) in enumerate(outcomes) if not ok and _to_retry(error)]
+            if not again:
+                break
+            for index, outcome in zip(again, self._batch([units[index] for index in again]), strict=True):
+                outcomes[index] = outcome
+        return outcomes, time.perf_counter() - started
+
+    def _batch(self, units: list[Unit]) -> list[tuple[bool, Any]]:
+        return commit_batch(
             self._connected(), units, begin="BEGIN", changing_one_row_each=_changing_one_row_each
         )
-        return outcomes, time.perf_counter() - started
 
     async def close(self) -> None:
         if self._loop.is_closed():
@@ -212,19 +321,30 @@ class Committer:
         self._loop.close()
 
 
+def _to_retry(error: object) -> bool:
+    """A failure the server asks to try again (a deadlock it broke, SQLSTATE class 40): nothing of the unit
+    was written."""
+    return isinstance(error, asyncpg.TransactionRollbackError)
+
+
+Batch = list[tuple[Unit, "asyncio.Future[Any]"]]
+
+
 class PostgresDatabase:
-    """A pool for reads and transactions, and the writer (`Committer`) for the group-commit units of `run`."""
+    """A pool for reads and transactions, and the writers (`Committer`) for the group-commit units of `run`."""
 
     dialect = "postgresql"
 
-    def __init__(self, pool: asyncpg.Pool, committer: Committer | None) -> None:
+    def __init__(self, pool: asyncpg.Pool, committers: list[Committer]) -> None:
         self._pool = pool
-        self._committer = committer
+        self._committers = committers
+        self._free = list(committers)  # the writers with no batch
         # As in SQLite's Database: a transaction runs when no batch is in flight, and holds the next one back.
         self._write_lock = asyncio.Lock()
-        self._pending: list[tuple[Unit, asyncio.Future[Any]]] = []
-        self._in_flight: list[tuple[Unit, asyncio.Future[Any]]] = []
-        self._drained = asyncio.Event()
+        self._pending: Batch = []
+        self._in_flight: list[Batch] = []
+        self._alone = False  # the batch in flight holds a function of the connection: nothing runs beside it
+        self._drained = asyncio.Event()  # set while no batch is in flight
         self._drained.set()
         self.longest_commit = 0.0
 
@@ -245,13 +365,14 @@ class PostgresDatabase:
             )
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise UnusableDatabase(f"cannot open the database {safe_url(url)}: {exc}") from exc
-        committer = Committer(url, synchronous)
-        database = cls(pool, committer)
+        committers = [Committer(url, synchronous) for _ in range(WRITERS)]
+        database = cls(pool, committers)
         try:
-            await committer.open()
+            await asyncio.gather(*(committer.open() for committer in committers))
             await database.migrate()
         except BaseException as exc:
-            await committer.close()
+            for committer in committers:
+                await committer.close()
             await pool.close()
             if isinstance(exc, (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)):
                 raise UnusableDatabase(f"cannot use the database {safe_url(url)}: {exc}") from exc
@@ -272,7 +393,7 @@ class PostgresDatabase:
             )
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise UnusableDatabase(f"cannot open the database {safe_url(url)}: {exc}") from exc
-        return cls(pool, None)
+        return cls(pool, [])
 
     async def close(self) -> None:
         while self._pending or self._in_flight:
@@ -282,8 +403,8 @@ class PostgresDatabase:
                 async with self._write_lock:
                     pass
                 self._send()
-        if self._committer is not None:
-            await self._committer.close()
+        for committer in self._committers:
+            await committer.close()
         await self._pool.close()
 
     def run(self, work: Unit) -> asyncio.Future[Any]:
@@ -294,18 +415,41 @@ class PostgresDatabase:
         return future
 
     def _send(self) -> None:
-        if self._in_flight or not self._pending or self._write_lock.locked():
-            return
-        if self._committer is None:
-            raise UnusableDatabase("this connection to the database reads only")
-        batch, self._pending = self._pending, []
-        self._in_flight = batch
-        self._drained.clear()
-        committing = asyncio.wrap_future(self._committer.commit([unit for unit, _ in batch]))
-        committing.add_done_callback(self._committed)
+        """Send what is pending to a free writer, unless a transaction is open or what is in flight forbids.
 
-    def _committed(self, task: asyncio.Future[tuple[list[tuple[bool, Any]], float]]) -> None:
-        batch, self._in_flight = self._in_flight, []
+        Batches of statement lists run beside one another: each session has one unit in flight at most (its
+        lock is held until the unit is committed), and their versioned writes touch their own sessions' rows.
+        A unit that is a function of the connection reads, then writes what it read decides (the ratings of
+        a finished game): a batch holding one runs alone, after the batches in flight, and holds the next
+        back, as a transaction does.
+
+        A second batch goes out beside the first only once as many units wait as the first holds (and at least
+        SECOND_BATCH): until then one writer keeps up, and smaller batches would cost more per unit (each has
+        its round trips and its commit), which a process short of CPU pays for."""
+        if not self._pending or self._write_lock.locked() or self._alone or not self._free:
+            if self._pending and not self._committers:
+                raise UnusableDatabase("this connection to the database reads only")
+            return
+        if self._in_flight and (
+            len(self._pending) < max(SECOND_BATCH, len(self._in_flight[0]))
+            or any(callable(unit) for unit, _ in self._pending)
+        ):
+            return  # sent when a batch in flight is done, or once enough wait
+        alone = any(callable(unit) for unit, _ in self._pending)
+        batch, self._pending = self._pending, []
+        committer = self._free.pop()
+        self._alone = alone
+        self._in_flight.append(batch)
+        self._drained.clear()
+        committing = asyncio.wrap_future(committer.commit([unit for unit, _ in batch]))
+        committing.add_done_callback(functools.partial(self._committed, committer, batch))
+
+    def _committed(
+        self, committer: Committer, batch: Batch, task: asyncio.Future[tuple[list[tuple[bool, Any]], float]]
+    ) -> None:
+        self._in_flight = [other for other in self._in_flight if other is not batch]
+        self._free.append(committer)
+        self._alone = False  # a batch that ran alone was the only one in flight
         error = RuntimeError("the commit was cancelled") if task.cancelled() else task.exception()
         if error is None:
             outcomes, took = task.result()
@@ -319,7 +463,8 @@ class PostgresDatabase:
                 future.set_result(outcomes[index][1])
             else:
                 future.set_exception(outcomes[index][1])
-        self._drained.set()
+        if not self._in_flight:
+            self._drained.set()
         self._send()
 
     async def schema_version(self) -> int:

@@ -881,17 +881,18 @@ class History:
     ) -> list[FinishedGame]:
         """A page of the server's finished games (of one game, or all), each with its players and winners."""
         # Two statements, not `game = ? OR ? IS NULL`: each must name its partial index's columns to use it.
+        # (`finished_at` is a finished session's `updated_at`, computed by the database: migration 11.)
         if game is None:
             rows = await self._db.fetch_all(
-                "SELECT id, game, updated_at, players, names FROM sessions"
-                " WHERE guild_id = ? AND status = 'finished' ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?",
+                "SELECT id, game, finished_at, players, names FROM sessions"
+                " WHERE guild_id = ? AND status = 'finished' ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?",
                 (guild_id, limit, offset),
             )
         else:
             rows = await self._db.fetch_all(
-                "SELECT id, game, updated_at, players, names FROM sessions"
+                "SELECT id, game, finished_at, players, names FROM sessions"
                 " WHERE guild_id = ? AND game = ? AND status = 'finished'"
-                " ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?",
+                " ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?",
                 (guild_id, game, limit, offset),
             )
         ids = [int(row["id"]) for row in rows]
@@ -909,7 +910,7 @@ class History:
             FinishedGame(
                 int(row["id"]),
                 row["game"],
-                row["updated_at"],
+                row["finished_at"],
                 tuple(json.loads(row["players"])),
                 json.loads(row["names"]),
                 tuple(winners[int(row["id"])]),

@@ -4,6 +4,8 @@ together, the `?` placeholders in its words, and group commit's guarantees on it
 from __future__ import annotations
 
 import asyncio
+import time
+from functools import partial
 
 import asyncpg
 import pytest
@@ -11,7 +13,8 @@ import pytest
 from bot.store import SchemaTooNew, StaleWrite, Store, UnusableDatabase
 from bot.store.database import Statement
 from bot.store.migrations import MIGRATIONS, postgresql_migration
-from bot.store.postgres import exactly_one_row, to_postgresql
+from bot.store.postgres import exactly_one_row, over_arrays, to_postgresql
+from bot.store.repositories import SessionRecord
 
 
 def test_placeholders_become_numbered_outside_quoted_literals():
@@ -116,3 +119,90 @@ async def test_synchronous_normal_acknowledges_before_the_log_is_on_disk(postgre
         await store.close()
     with pytest.raises(ValueError, match="synchronous"):
         await Store.open(postgresql, synchronous="OFF")
+
+
+INT8, TEXT = '"pg_catalog"."int8"', '"pg_catalog"."text"'
+
+
+def test_inserts_of_parameters_and_constants_and_updates_by_id_run_over_arrays():
+    insert = over_arrays(
+        "INSERT INTO t (a, b, c) VALUES (?, 'vote', ?) ON CONFLICT (a) DO UPDATE SET b = excluded.b",
+        (INT8, TEXT),
+    )
+    assert insert == (
+        "INSERT INTO t (a, b, c) SELECT batch_rows.p1, 'vote', batch_rows.p2 FROM unnest($1::"
+        f"{INT8}[], $2::{TEXT}[]) WITH ORDINALITY AS batch_rows (p1, p2, batch_row) ORDER BY batch_rows.batch_row"
+        " ON CONFLICT (a) DO UPDATE SET b = excluded.b"
+    )
+    update = over_arrays("UPDATE t SET v = ? WHERE id = ? AND v = ?", (INT8, INT8, INT8))
+    assert update is not None
+    assert update.startswith("UPDATE t SET v = batch_rows.p1 FROM unnest(")
+    assert update.endswith("WHERE id = batch_rows.p2 AND v = batch_rows.p3 RETURNING batch_rows.batch_row")
+
+
+def test_statements_whose_rows_could_depend_on_one_another_keep_one_execution_per_row():
+    for sql in (
+        "INSERT INTO t (a) VALUES (?) RETURNING id",
+        "INSERT INTO t (a) VALUES (?) ON CONFLICT (a) DO UPDATE SET b = ?",
+        "INSERT INTO t (a) VALUES ((SELECT MAX(a) FROM t) + ?)",
+        "UPDATE t SET v = ? WHERE key = ?",  # not a key lookup by id
+        "UPDATE t SET v = ? WHERE id = ? AND v < (SELECT MAX(v) FROM t)",
+        "UPDATE t SET v = ? WHERE id = ? AND v = 1 OR v = ?",
+        "DELETE FROM t WHERE id = ?",
+    ):
+        assert over_arrays(sql, (INT8,) * sql.count("?")) is None, sql
+
+
+def hold_the_writer(conn, seconds):
+    """A function of the connection runs alone: the units sent meanwhile wait, and go as one batch."""
+    time.sleep(seconds)
+
+
+async def one_batch(store: Store, units: list[list[Statement]]) -> list[object]:
+    """`units` committed in one batch: sent while a function of the connection holds the writers."""
+    holding = store.db.run(partial(hold_the_writer, seconds=0.2))
+    await asyncio.sleep(0.05)
+    sent = [store.db.run(unit) for unit in units]
+    await holding
+    return list(await asyncio.gather(*sent, return_exceptions=True))
+
+
+async def test_a_batch_over_arrays_writes_as_its_units_one_after_another(postgresql):
+    store = await Store.open(postgresql)
+    try:
+        async with store.transaction() as tx:
+            for channel in (1, 2):
+                await store.sessions.create(tx, SessionRecord(
+                    id=0, guild_id=1, channel_id=channel, game="topple", status="active", host_id="a",
+                    players=["a"], options={}, seed=0,
+                ))  # fmt: skip
+        ruling = (
+            "INSERT INTO server_words (guild_id, language, word, valid, source, decided_at) VALUES (?, ?, ?, ?,"
+            " 'vote', ?) ON CONFLICT (guild_id, language, word) DO UPDATE SET valid = excluded.valid"
+        )
+        news = "INSERT INTO news (session_id, player, event, version, created_at) VALUES (?, ?, ?, ?, ?)"
+        version = "UPDATE sessions SET version = ? WHERE id = ? AND version = ?"
+        together = await one_batch(store, [
+            [Statement(news, (1, "a", f"e{n}", n, 0.0)) for n in range(3)],
+            [Statement(ruling, (1, "en", "w", 1, 1.0)), Statement(version, (1, 1, 0), True)],
+            [Statement(ruling, (1, "en", "x", 0, 1.0)), Statement(version, (1, 2, 0), True)],
+        ])  # fmt: skip
+        assert together == [None, None, None]
+        events = await store.db.fetch_all("SELECT event FROM news ORDER BY id")
+        assert [row[0] for row in events] == ["e0", "e1", "e2"]  # numbered in their order
+        words = await store.db.fetch_all("SELECT word, valid FROM server_words ORDER BY word")
+        assert [tuple(row) for row in words] == [("w", 1), ("x", 0)]
+        # A stale unit fails alone; a word ruled twice in one batch keeps the later ruling.
+        apart = await one_batch(store, [
+            [Statement(ruling, (1, "en", "w", 0, 2.0)), Statement(version, (2, 1, 1), True)],
+            [Statement(ruling, (1, "en", "w", 1, 3.0)), Statement(version, (5, 2, 0), True)],
+            [Statement(ruling, (1, "en", "x", 1, 3.0)), Statement(version, (3, 2, 1), True)],
+            [Statement(ruling, (1, "en", "x", 0, 4.0))],
+        ])  # fmt: skip
+        assert apart[0] is None and isinstance(apart[1], StaleWrite) and apart[2:] == [None, None]
+        versions = await store.db.fetch_all("SELECT version FROM sessions ORDER BY id")
+        assert [row[0] for row in versions] == [2, 3]
+        words = await store.db.fetch_all("SELECT word, valid FROM server_words ORDER BY word")
+        assert [tuple(row) for row in words] == [("w", 0), ("x", 0)]
+    finally:
+        await store.close()

@@ -209,12 +209,12 @@ async def test_the_queries_use_their_indexes(store: Store) -> None:
     plans = {
         "stats": ("SELECT game FROM results WHERE guild_id = 1 AND user_id = 'ann' ORDER BY finished_at", ()),
         "history": (
-            "SELECT id FROM sessions WHERE guild_id = 1 AND status = 'finished' ORDER BY updated_at DESC LIMIT 5",
+            "SELECT id FROM sessions WHERE guild_id = 1 AND status = 'finished' ORDER BY finished_at DESC LIMIT 5",
             (),
         ),
         "history of a game": (
             "SELECT id FROM sessions WHERE guild_id = 1 AND game = 'toppo' AND status = 'finished'"
-            " ORDER BY updated_at DESC LIMIT 5",
+            " ORDER BY finished_at DESC LIMIT 5",
             (),
         ),
     }
