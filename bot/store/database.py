@@ -226,8 +226,8 @@ class Database:
             try:
                 self._writer.send(units)
             except Exception as exc:  # a unit that cannot cross to the writer fails alone
-                self._pending = batch
-                self._send_one_by_one(exc)
+                self._pending = fail_units_that_do_not_pickle(batch, exc)
+                self._send()
                 return
             self._in_flight = batch
         else:
@@ -236,24 +236,6 @@ class Database:
             on_thread = self._connection._execute(commit_batch, self._connection._conn, units)  # type: ignore[no-untyped-call]
             asyncio.ensure_future(on_thread).add_done_callback(self._thread_done)
         self._drained.clear()
-
-    def _send_one_by_one(self, error: Exception) -> None:
-        """A batch could not be sent (a unit that does not pickle): fail the units that cannot cross and
-        send the others."""
-        assert self._writer is not None
-        batch, self._pending = self._pending, []
-        for unit, future in batch:
-            try:
-                pickle.dumps(unit)
-            except Exception as exc:
-                future.set_exception(TypeError(f"a unit for the writer process must pickle: {exc}"))
-            else:
-                self._pending.append((unit, future))
-        if len(self._pending) == len(batch):
-            for _, future in batch:
-                future.set_exception(error)
-            self._pending = []
-        self._send()
 
     def _thread_done(self, task: asyncio.Future[list[tuple[bool, Any]]]) -> None:
         if task.cancelled():
@@ -406,6 +388,26 @@ def commit_batch(
             conn.execute("ROLLBACK")
         raise
     return outcomes
+
+
+def fail_units_that_do_not_pickle(
+    batch: list[tuple[Unit, asyncio.Future[Any]]], error: Exception
+) -> list[tuple[Unit, asyncio.Future[Any]]]:
+    """A batch could not be sent to a writer process (`error`): the units that do not pickle fail, and the
+    others are returned, to be sent again. When every unit pickles, nothing explains `error`: all fail."""
+    kept = []
+    for unit, future in batch:
+        try:
+            pickle.dumps(unit)
+        except Exception as exc:
+            future.set_exception(TypeError(f"a unit for the writer process must pickle: {exc}"))
+        else:
+            kept.append((unit, future))
+    if len(kept) == len(batch):
+        for _, future in batch:
+            future.set_exception(error)
+        return []
+    return kept
 
 
 def _changing_one_row_each(conn: sqlite3.Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:

@@ -4,23 +4,24 @@ The repositories write one SQL text for both databases, with `?` placeholders; `
 PostgreSQL's `$1, $2, …` here, and nowhere else.
 
 Group commit keeps SQLite's guarantee: the units `run` receives are committed in batches, one transaction per
-batch, and a unit's future is settled only after its COMMIT. Each writer (`Committer`) is a connection on a
-thread with an event loop of its own, so that units written as functions of a connection (`Sessions.*_work`,
-the ratings) run there as they run in SQLite's writer: synchronously, through `SyncConnection`, which offers
-the few sqlite3 calls they make. There are two writers, so that the next batch is under way while one waits
-for its commit (see `PostgresDatabase._send` for what may run beside what). Reads and `transaction()` use a
-pool.
+batch, and a unit's future is settled only after its COMMIT. Each writer (`Committer`) is a process of its own
+holding one connection, started and fed as SQLite's writer is (`writer.WriterProcess`, running `main` below):
+the units cross the pipe pickled, and units written as functions of a connection (`Sessions.*_work`, the
+ratings) run there as they run in SQLite's writer: synchronously, through `SyncConnection`, which offers the
+few sqlite3 calls they make. A process rather than a thread: the driver's work for each statement is Python,
+which on a thread took the interpreter lock from the event loop serving players. There are two writers, so
+that the next batch is under way while one waits for its commit (see `PostgresDatabase._send` for what may
+run beside what). Reads and `transaction()` use a pool.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import functools
 import json
 import logging
 import re
-import time
+import sys
 from collections.abc import AsyncIterator, Coroutine, Iterable
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
@@ -28,15 +29,25 @@ from typing import Any, TypeVar
 import asyncpg
 
 from bot.store.database import (
+    EARLY_BATCH,
     ConstraintViolation,
     SchemaTooNew,
     StaleWrite,
     Unit,
     UnusableDatabase,
     commit_batch,
+    fail_units_that_do_not_pickle,
 )
 from bot.store.migrations import MIGRATIONS, postgresql_migration
-from bot.store.writer import DEFAULT_SYNCHRONOUS, SYNCHRONOUS_MODES
+from bot.store.writer import (
+    DEFAULT_SYNCHRONOUS,
+    SYNCHRONOUS_MODES,
+    Reply,
+    WriterProcess,
+    WriterStopped,
+    run_child,
+    serve_batches,
+)
 
 log = logging.getLogger(__name__)
 
@@ -269,32 +280,26 @@ def _changing_one_row_each(conn: SyncConnection, sql: str, rows: list[tuple[Any,
         raise StaleWrite("a row changed under a batch: run unit by unit")
 
 
-class Committer:
-    """A writer: one connection on a thread of its own, committing one batch at a time."""
+class WriterConnection:
+    """A writer's connection, in the writer process: commits one batch at a time, synchronously, on an event
+    loop of its own."""
 
     def __init__(self, url: str, synchronous: str) -> None:
         self._url = url
         self._synchronous = synchronous
-        self._executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="postgresql-writer")
         self._loop = asyncio.new_event_loop()
         self._connection: asyncpg.Connection | None = None
         self._parameter_types: dict[str, tuple[str, ...] | None] = {}
 
-    async def open(self) -> None:
-        await asyncio.wrap_future(self._executor.submit(self._connected))
-
-    def _connected(self) -> SyncConnection:
+    def connected(self) -> SyncConnection:
         """The connection, opened again if the last one was lost (a server restart fails one batch only)."""
         if self._connection is None or self._connection.is_closed():
             self._connection = self._loop.run_until_complete(_connect(self._url, self._synchronous))
             self._parameter_types = {}
         return SyncConnection(self._loop, self._connection, self._parameter_types)
 
-    def commit(self, units: list[Unit]) -> concurrent.futures.Future[tuple[list[tuple[bool, Any]], float]]:
-        return self._executor.submit(self._commit, units)
-
-    def _commit(self, units: list[Unit]) -> tuple[list[tuple[bool, Any]], float]:
-        started = time.perf_counter()
+    def commit(self, units: list[Unit]) -> list[tuple[bool, Any]]:
+        """Each unit's outcome; a unit the server failed as a deadlock's loser runs again (`RETRIES`)."""
         outcomes = self._batch(units)
         for _ in range(RETRIES):
             again = [index for index, (ok, error) in enumerate(outcomes) if not ok and _to_retry(error)]
@@ -302,23 +307,82 @@ class Committer:
                 break
             for index, outcome in zip(again, self._batch([units[index] for index in again]), strict=True):
                 outcomes[index] = outcome
-        return outcomes, time.perf_counter() - started
+        return outcomes
 
     def _batch(self, units: list[Unit]) -> list[tuple[bool, Any]]:
         return commit_batch(
-            self._connected(), units, begin="BEGIN", changing_one_row_each=_changing_one_row_each
+            self.connected(), units, begin="BEGIN", changing_one_row_each=_changing_one_row_each
         )
 
-    async def close(self) -> None:
-        if self._loop.is_closed():
-            return  # closed already
-        await asyncio.wrap_future(self._executor.submit(self._close))
-        self._executor.shutdown()
-
-    def _close(self) -> None:
+    def close(self) -> None:
         if self._connection is not None and not self._connection.is_closed():
             self._loop.run_until_complete(self._connection.close())
         self._loop.close()
+
+
+def serve(url: str, requests: int, replies: int, synchronous: str = DEFAULT_SYNCHRONOUS) -> int:
+    """The writer process: commit batches to the server at `url` until the parent closes our input; the exit
+    code."""
+    if synchronous not in SYNCHRONOUS_MODES:
+        return 2
+    writer = WriterConnection(url, synchronous)
+    try:
+        try:
+            writer.connected()
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            print(f"the database writer cannot connect to {safe_url(url)}: {exc}", file=sys.stderr)
+            return 2
+        return serve_batches(requests, replies, writer.commit)
+    finally:
+        writer.close()
+
+
+def main() -> None:
+    run_child(serve)
+
+
+class Committer:
+    """A writer, as the bot sees it: its process, and the one batch it commits at a time."""
+
+    def __init__(self, url: str, synchronous: str) -> None:
+        self._url = url
+        self._synchronous = synchronous
+        self._process: WriterProcess | None = None
+        self._committing: asyncio.Future[tuple[list[tuple[bool, Any]], float]] | None = None
+
+    async def open(self) -> None:
+        """Start the process and wait for its connection; WriterStopped when it cannot connect."""
+        self._process = WriterProcess.start(self._url, self._replied, self._synchronous, entry=__name__)
+        await self._process.ready()
+
+    def commit(self, units: list[Unit]) -> asyncio.Future[tuple[list[tuple[bool, Any]], float]]:
+        """Send a batch: the future gives each unit's outcome and how long the batch kept the writer. Raises
+        at once, sending nothing, when a unit does not pickle."""
+        assert self._process is not None and self._committing is None
+        future: asyncio.Future[tuple[list[tuple[bool, Any]], float]] = (
+            asyncio.get_running_loop().create_future()
+        )
+        self._process.send(units)
+        self._committing = future
+        return future
+
+    def poll(self) -> None:
+        """Read the reply now if it is there (else it comes on the event loop)."""
+        if self._process is not None and self._committing is not None:
+            self._process.poll()
+
+    def _replied(self, reply: Reply) -> None:
+        future, self._committing = self._committing, None
+        if future is None or future.done():
+            return
+        if reply[0] == "ok":
+            future.set_result((reply[1], reply[2] if len(reply) > 2 else 0.0))
+        else:
+            future.set_exception(reply[1])
+
+    async def close(self) -> None:
+        if self._process is not None:
+            await self._process.close()
 
 
 def _to_retry(error: object) -> bool:
@@ -374,7 +438,7 @@ class PostgresDatabase:
             for committer in committers:
                 await committer.close()
             await pool.close()
-            if isinstance(exc, (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)):
+            if isinstance(exc, (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, WriterStopped)):
                 raise UnusableDatabase(f"cannot use the database {safe_url(url)}: {exc}") from exc
             raise
         return database
@@ -411,6 +475,11 @@ class PostgresDatabase:
         """As `Database.run`: done once committed, in a batch with the units that arrived meanwhile."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending.append((work, future))
+        if len(self._pending) >= EARLY_BATCH and self._in_flight and not self._free:
+            # As in SQLite's Database: a writer may be done already; its reply is read now rather than after
+            # this loop turn, so that it commits the next batch while the loop still serves players.
+            for committer in self._committers:
+                committer.poll()
         self._send()
         return future
 
@@ -437,11 +506,17 @@ class PostgresDatabase:
             return  # sent when a batch in flight is done, or once enough wait
         alone = any(callable(unit) for unit, _ in self._pending)
         batch, self._pending = self._pending, []
-        committer = self._free.pop()
+        committer = self._free[-1]
+        try:
+            committing = committer.commit([unit for unit, _ in batch])
+        except Exception as exc:  # a unit that cannot cross to the writer fails alone
+            self._pending = fail_units_that_do_not_pickle(batch, exc)
+            self._send()
+            return
+        self._free.pop()
         self._alone = alone
         self._in_flight.append(batch)
         self._drained.clear()
-        committing = asyncio.wrap_future(committer.commit([unit for unit, _ in batch]))
         committing.add_done_callback(functools.partial(self._committed, committer, batch))
 
     def _committed(

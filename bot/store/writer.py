@@ -1,4 +1,5 @@
-"""The database writer: a child process that commits the group-commit batches of a file database.
+"""The database writer: a child process that commits the group-commit batches of a file database (and, through
+the same pipe, of a PostgreSQL server: `bot.store.postgres.main`).
 
 Why a process: SQLite releases the interpreter lock while it steps, but Python's sqlite3 takes it back at
 every row. On a thread, each of those waits for the event loop to give the lock up (up to the switch
@@ -10,7 +11,10 @@ functions) as one frame on the child's stdin; the child commits it with `commit_
 thread path runs — and answers one frame: ("ok", the outcome of every unit) or ("failed", the error that
 undid the whole batch). A frame is a 4-byte length and a pickle. Nothing is acknowledged before COMMIT.
 
-The child also keeps the write-ahead log short (`Checkpoints`), so that the parent's process spends none of
+`serve_batches` is the child's loop for both databases; each database's `main` opens its connection and
+hands it a function that commits one batch.
+
+SQLite's child also keeps the write-ahead log short (`Checkpoints`), so that the parent's process spends none of
 its time copying pages.
 """
 
@@ -66,6 +70,10 @@ PRAGMAS = (
 Reply = tuple[str, Any] | tuple[str, Any, float, float]
 
 
+# Where the child finds the database it writes.
+TARGET_VARIABLE = "BOT_WRITER_TARGET"
+
+
 class WriterStopped(RuntimeError):
     """The writer process ended: the batch it held is not known to be committed."""
 
@@ -78,9 +86,12 @@ class WriterProcess:
     """The parent's side: send a batch without blocking, hear the reply on the event loop (or earlier,
     when `poll` finds it already there)."""
 
-    def __init__(self, path: str, on_reply: Callable[[Reply], None], synchronous: str) -> None:
-        self._path = path
+    def __init__(
+        self, target: str, on_reply: Callable[[Reply], None], synchronous: str, entry: str = __name__
+    ) -> None:
+        self._target = target  # the database file, or the server's URL
         self._synchronous = synchronous
+        self._entry = entry  # the module whose `main` the child runs
         self._on_reply = on_reply
         self._process: subprocess.Popen[bytes] | None = None
         self._inbox = bytearray()
@@ -91,11 +102,15 @@ class WriterProcess:
 
     @classmethod
     def start(
-        cls, path: str, on_reply: Callable[[Reply], None], synchronous: str = DEFAULT_SYNCHRONOUS
+        cls,
+        target: str,
+        on_reply: Callable[[Reply], None],
+        synchronous: str = DEFAULT_SYNCHRONOUS,
+        entry: str = __name__,
     ) -> WriterProcess:
         """Start the child, which opens its connection while the caller goes on (OSError if it cannot be
         started at all); `ready()` waits for it."""
-        writer = cls(path, on_reply, synchronous)
+        writer = cls(target, on_reply, synchronous, entry)
         writer._spawn(asyncio.get_running_loop().create_future())
         return writer
 
@@ -109,15 +124,12 @@ class WriterProcess:
         env = {
             **os.environ,
             "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
+            # In the environment, not the arguments: a server's URL may hold a password, and anyone on the
+            # machine can read a process's arguments (its environment only its owner).
+            TARGET_VARIABLE: self._target,
         }
         self._process = subprocess.Popen(
-            [
-                sys.executable,
-                "-c",
-                "from bot.store.writer import main; main()",
-                self._path,
-                self._synchronous,
-            ],
+            [sys.executable, "-c", f"from {self._entry} import main; main()", self._synchronous],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,
@@ -342,8 +354,41 @@ class Checkpoints:
         self._thread.join()
 
 
+def serve_batches(
+    requests: int,
+    replies: int,
+    commit: Callable[[list[Any]], list[tuple[bool, Any]]],
+    between: Callable[[], None] = lambda: None,
+) -> int:
+    """Say ready, then commit each batch read from `requests` and answer it on `replies`, until the parent
+    closes our input; the exit code. `between` runs after each reply (SQLite's log catch-up): the time it
+    took is counted in the next batch's, which waited for it."""
+    caught_up = 0.0
+    try:
+        _write_all(replies, frame(READY))
+        while (header := _read_exactly(requests, HEADER.size)) is not None:
+            payload = _read_exactly(requests, HEADER.unpack(header)[0])
+            if payload is None:
+                break
+            started = time.perf_counter()
+            reply: tuple[str, Any]
+            try:
+                reply = ("ok", commit(pickle.loads(payload)))
+            except Exception as exc:
+                reply = ("failed", exc)
+            # How long this batch waited for the writer: its commit, and what ran between before it.
+            took = time.perf_counter() - started + caught_up
+            _write_all(replies, _reply_frame(reply, took, caught_up))
+            started = time.perf_counter()
+            between()
+            caught_up = time.perf_counter() - started
+    except BrokenPipeError:
+        return 1  # the parent is gone
+    return 0
+
+
 def serve(path: str, requests: int, replies: int, synchronous: str = DEFAULT_SYNCHRONOUS) -> int:
-    """Commit batches until the parent closes our input; the exit code."""
+    """Commit batches to the database file `path` until the parent closes our input; the exit code."""
     from bot.store.database import commit_batch
 
     if synchronous not in SYNCHRONOUS_MODES:
@@ -355,32 +400,16 @@ def serve(path: str, requests: int, replies: int, synchronous: str = DEFAULT_SYN
     except sqlite3.Error:
         return 2  # the parent's own check of the file says what is wrong with it, in one line
     checkpoints = Checkpoints(path)
-    caught_up = 0.0
+
+    def between() -> None:
+        checkpoints.wrote()
+        checkpoints.catch_up(connection)
+
     try:
-        _write_all(replies, frame(READY))
-        while (header := _read_exactly(requests, HEADER.size)) is not None:
-            payload = _read_exactly(requests, HEADER.unpack(header)[0])
-            if payload is None:
-                break
-            started = time.perf_counter()
-            reply: tuple[str, Any]
-            try:
-                reply = ("ok", commit_batch(connection, pickle.loads(payload)))
-            except Exception as exc:
-                reply = ("failed", exc)
-            # How long this batch waited for the writer: its commit, and the catch-up that came before it.
-            took = time.perf_counter() - started + caught_up
-            _write_all(replies, _reply_frame(reply, took, caught_up))
-            checkpoints.wrote()
-            started = time.perf_counter()
-            checkpoints.catch_up(connection)
-            caught_up = time.perf_counter() - started
-    except BrokenPipeError:
-        return 1  # the parent is gone
+        return serve_batches(requests, replies, lambda units: commit_batch(connection, units), between)
     finally:
         checkpoints.stop()
         connection.close()
-    return 0
 
 
 def yield_to_the_bot() -> None:
@@ -393,11 +422,16 @@ def yield_to_the_bot() -> None:
             os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
 
 
-def main() -> None:
+def run_child(serve: Callable[[str, int, int, str], int]) -> None:
+    """A writer child's start: `serve(target, requests, replies, synchronous)` until its input ends."""
     # Ctrl-C reaches the whole process group: the parent decides when the writer ends (end of its input).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     yield_to_the_bot()
     # Frames travel on private copies of stdin/stdout; a stray print goes to stderr, never into a frame.
     requests, replies = os.dup(0), os.dup(1)
     os.dup2(2, 1)
-    sys.exit(serve(sys.argv[1], requests, replies, *sys.argv[2:3]))
+    sys.exit(serve(os.environ[TARGET_VARIABLE], requests, replies, *sys.argv[1:2]))
+
+
+def main() -> None:
+    run_child(serve)
