@@ -22,7 +22,7 @@ import json
 import logging
 import re
 import sys
-from collections.abc import AsyncIterator, Coroutine, Iterable
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
@@ -342,43 +342,39 @@ def main() -> None:
 
 
 class Committer:
-    """A writer, as the bot sees it: its process, and the one batch it commits at a time."""
+    """A writer, as the bot sees it: its process, committing one batch at a time. Its reply goes straight to
+    `on_reply` (as SQLite's to `Database._finished`): read early by `poll`, it settles the batch's units at
+    once, with no turn of the event loop in between."""
 
-    def __init__(self, url: str, synchronous: str) -> None:
+    def __init__(self, url: str, synchronous: str, on_reply: Callable[[Committer, Reply], None]) -> None:
         self._url = url
         self._synchronous = synchronous
+        self._on_reply = on_reply
         self._process: WriterProcess | None = None
-        self._committing: asyncio.Future[tuple[list[tuple[bool, Any]], float]] | None = None
+        self.committing = False
 
     async def open(self) -> None:
         """Start the process and wait for its connection; WriterStopped when it cannot connect."""
         self._process = WriterProcess.start(self._url, self._replied, self._synchronous, entry=__name__)
         await self._process.ready()
 
-    def commit(self, units: list[Unit]) -> asyncio.Future[tuple[list[tuple[bool, Any]], float]]:
-        """Send a batch: the future gives each unit's outcome and how long the batch kept the writer. Raises
-        at once, sending nothing, when a unit does not pickle."""
-        assert self._process is not None and self._committing is None
-        future: asyncio.Future[tuple[list[tuple[bool, Any]], float]] = (
-            asyncio.get_running_loop().create_future()
-        )
+    def commit(self, units: list[Unit]) -> None:
+        """Send a batch, answered through `on_reply`. Raises at once, sending nothing, when a unit does not
+        pickle."""
+        assert self._process is not None and not self.committing
         self._process.send(units)
-        self._committing = future
-        return future
+        self.committing = True
 
     def poll(self) -> None:
         """Read the reply now if it is there (else it comes on the event loop)."""
-        if self._process is not None and self._committing is not None:
+        if self._process is not None and self.committing:
             self._process.poll()
 
     def _replied(self, reply: Reply) -> None:
-        future, self._committing = self._committing, None
-        if future is None or future.done():
-            return
-        if reply[0] == "ok":
-            future.set_result((reply[1], reply[2] if len(reply) > 2 else 0.0))
-        else:
-            future.set_exception(reply[1])
+        if not self.committing:
+            return  # the process ended between two batches: nothing was lost, the next batch starts another
+        self.committing = False
+        self._on_reply(self, reply)
 
     async def close(self) -> None:
         if self._process is not None:
@@ -399,14 +395,14 @@ class PostgresDatabase:
 
     dialect = "postgresql"
 
-    def __init__(self, pool: asyncpg.Pool, committers: list[Committer]) -> None:
+    def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
-        self._committers = committers
-        self._free = list(committers)  # the writers with no batch
+        self._committers: list[Committer] = []
+        self._free: list[Committer] = []  # the writers with no batch
         # As in SQLite's Database: a transaction runs when no batch is in flight, and holds the next one back.
         self._write_lock = asyncio.Lock()
         self._pending: Batch = []
-        self._in_flight: list[Batch] = []
+        self._in_flight: dict[Committer, Batch] = {}  # in the order they were sent
         self._alone = False  # the batch in flight holds a function of the connection: nothing runs beside it
         self._drained = asyncio.Event()  # set while no batch is in flight
         self._drained.set()
@@ -429,8 +425,9 @@ class PostgresDatabase:
             )
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise UnusableDatabase(f"cannot open the database {safe_url(url)}: {exc}") from exc
-        committers = [Committer(url, synchronous) for _ in range(WRITERS)]
-        database = cls(pool, committers)
+        database = cls(pool)
+        committers = [Committer(url, synchronous, database._committed) for _ in range(WRITERS)]
+        database._committers, database._free = committers, list(committers)
         try:
             await asyncio.gather(*(committer.open() for committer in committers))
             await database.migrate()
@@ -457,7 +454,7 @@ class PostgresDatabase:
             )
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise UnusableDatabase(f"cannot open the database {safe_url(url)}: {exc}") from exc
-        return cls(pool, [])
+        return cls(pool)
 
     async def close(self) -> None:
         while self._pending or self._in_flight:
@@ -475,7 +472,7 @@ class PostgresDatabase:
         """As `Database.run`: done once committed, in a batch with the units that arrived meanwhile."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending.append((work, future))
-        if len(self._pending) >= EARLY_BATCH and self._in_flight and not self._free:
+        if len(self._pending) >= EARLY_BATCH and self._in_flight:
             # As in SQLite's Database: a writer may be done already; its reply is read now rather than after
             # this loop turn, so that it commits the next batch while the loop still serves players.
             for committer in self._committers:
@@ -500,7 +497,7 @@ class PostgresDatabase:
                 raise UnusableDatabase("this connection to the database reads only")
             return
         if self._in_flight and (
-            len(self._pending) < max(SECOND_BATCH, len(self._in_flight[0]))
+            len(self._pending) < max(SECOND_BATCH, len(next(iter(self._in_flight.values()))))
             or any(callable(unit) for unit, _ in self._pending)
         ):
             return  # sent when a batch in flight is done, or once enough wait
@@ -508,36 +505,33 @@ class PostgresDatabase:
         batch, self._pending = self._pending, []
         committer = self._free[-1]
         try:
-            committing = committer.commit([unit for unit, _ in batch])
+            committer.commit([unit for unit, _ in batch])
         except Exception as exc:  # a unit that cannot cross to the writer fails alone
             self._pending = fail_units_that_do_not_pickle(batch, exc)
             self._send()
             return
         self._free.pop()
         self._alone = alone
-        self._in_flight.append(batch)
+        self._in_flight[committer] = batch
         self._drained.clear()
-        committing.add_done_callback(functools.partial(self._committed, committer, batch))
 
-    def _committed(
-        self, committer: Committer, batch: Batch, task: asyncio.Future[tuple[list[tuple[bool, Any]], float]]
-    ) -> None:
-        self._in_flight = [other for other in self._in_flight if other is not batch]
+    def _committed(self, committer: Committer, reply: Reply) -> None:
+        """A writer's reply: settle its batch's units, then send what waits."""
+        batch = self._in_flight.pop(committer)
         self._free.append(committer)
         self._alone = False  # a batch that ran alone was the only one in flight
-        error = RuntimeError("the commit was cancelled") if task.cancelled() else task.exception()
-        if error is None:
-            outcomes, took = task.result()
-            self.longest_commit = max(self.longest_commit, took)
+        kind, value = reply[0], reply[1]
+        if len(reply) > 2:
+            self.longest_commit = max(self.longest_commit, reply[2])
         for index, (_, future) in enumerate(batch):
             if future.done():
                 continue
-            if error is not None:
-                future.set_exception(error)
-            elif outcomes[index][0]:
-                future.set_result(outcomes[index][1])
+            if kind != "ok":
+                future.set_exception(value)
+            elif value[index][0]:
+                future.set_result(value[index][1])
             else:
-                future.set_exception(outcomes[index][1])
+                future.set_exception(value[index][1])
         if not self._in_flight:
             self._drained.set()
         self._send()

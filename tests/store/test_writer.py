@@ -1,4 +1,5 @@
-"""The writer process: group commits of a database file are made in a child process of their own.
+"""The writer process: group commits of a database file, and of a PostgreSQL server, are made in a child
+process of their own (the tests taking `store` run on both).
 
 Units cross to the child pickled, so the units below are module-level functions (closures do not pickle).
 """
@@ -15,12 +16,18 @@ from functools import partial
 import pytest
 
 from bot.store import Store, UnusableDatabase, writer
-from bot.store.database import Statement
+from bot.store.database import EARLY_BATCH, Statement
+from bot.store.postgres import SECOND_BATCH
 from bot.store.writer import PRAGMAS, Checkpoints, WriterStopped
 
 
+SET_META = (
+    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+)
+
+
 def set_meta(conn, key, value="v"):
-    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+    conn.execute(SET_META, (key, value))
 
 
 def committer_pid(conn):
@@ -44,12 +51,12 @@ def refuse_unpicklably(conn):
 
 
 def meta_row(key, value):
-    return [Statement("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))]
+    return [Statement(SET_META, (key, value))]
 
 
 @pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(tmp_path / "bot.db")
+async def store(database):
+    store = await Store.open(database)
     yield store
     await store.close()
 
@@ -58,12 +65,27 @@ async def writer_pid(store) -> int:
     return await store.db.run(committer_pid)
 
 
-async def test_group_commits_of_a_file_database_run_in_a_process_of_their_own(store):
+async def test_group_commits_run_in_a_process_of_their_own(store):
     pid = await writer_pid(store)
     assert pid != os.getpid()
     await store.db.run(meta_row("kept", "yes"))
     assert await store.meta.get("kept") == "yes"  # committed there, read here
-    assert await writer_pid(store) == pid  # one writer for the whole run
+    assert await writer_pid(store) == pid  # the same writer while it lives
+
+
+async def test_the_postgresql_writers_keep_the_servers_url_out_of_their_arguments(postgresql_databases):
+    # Anyone on the machine can read a process's arguments; its environment, only its owner.
+    url = postgresql_databases.fresh()
+    store = await Store.open(url)
+    try:
+        pid = await writer_pid(store)
+        with open(f"/proc/{pid}/cmdline", "rb") as arguments:
+            assert url.encode() not in arguments.read()
+        with open(f"/proc/{pid}/environ", "rb") as environment:
+            assert f"{writer.TARGET_VARIABLE}={url}".encode() in environment.read().split(b"\0")
+    finally:
+        await store.close()
+        postgresql_databases.drop(url)
 
 
 def committer_threads_policies(conn) -> list[int]:
@@ -74,7 +96,8 @@ def committer_threads_policies(conn) -> list[int]:
 async def test_the_writer_never_preempts_the_bots_event_loop(store):
     # SCHED_BATCH: a batch that wakes the writer does not take the loop's core from it (writer.yield_to_the_bot).
     policies = await store.db.run(committer_threads_policies)
-    assert len(policies) >= 2 and set(policies) == {os.SCHED_BATCH}
+    threads = 2 if store.db.dialect == "sqlite" else 1  # SQLite's writer has its checkpoints' thread
+    assert len(policies) >= threads and set(policies) == {os.SCHED_BATCH}
     assert os.sched_getscheduler(0) == os.SCHED_OTHER  # the bot itself is left as it was
 
 
@@ -142,15 +165,15 @@ async def test_a_transaction_waits_for_the_batch_in_flight_and_units_wait_for_th
     assert await store.meta.get("second") == "from the unit"
 
 
-async def test_closing_commits_what_is_pending_and_ends_the_writer(tmp_path):
-    store = await Store.open(tmp_path / "bot.db")
+async def test_closing_commits_what_is_pending_and_ends_the_writer(database):
+    store = await Store.open(database)
     pid = await writer_pid(store)
     pending = [store.db.run(meta_row(f"k{n}", "v")) for n in range(50)]
     await store.close()
     assert all(future.done() and future.exception() is None for future in pending)
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # ended and reaped
-    reopened = await Store.open(tmp_path / "bot.db")
+    reopened = await Store.open(database)
     try:
         row = await reopened.db.fetch_one("SELECT COUNT(*) FROM meta WHERE key LIKE 'k%'")
         assert row[0] == 50
@@ -158,14 +181,14 @@ async def test_closing_commits_what_is_pending_and_ends_the_writer(tmp_path):
         await reopened.close()
 
 
-async def test_a_writer_that_cannot_start_makes_the_database_unusable(tmp_path, monkeypatch):
+async def test_a_writer_that_cannot_start_makes_the_database_unusable(database, tmp_path, monkeypatch):
     monkeypatch.setattr("sys.executable", str(tmp_path / "no-such-python"))
-    with pytest.raises(UnusableDatabase, match="cannot be written"):
-        await Store.open(tmp_path / "bot.db")
+    with pytest.raises(UnusableDatabase, match="cannot be written|cannot use the database"):
+        await Store.open(database)
 
 
-async def test_closing_while_a_transaction_holds_units_back_waits_for_it(tmp_path):
-    store = await Store.open(tmp_path / "bot.db")
+async def test_closing_while_a_transaction_holds_units_back_waits_for_it(database):
+    store = await Store.open(database)
     async with store.transaction() as tx:
         held = store.db.run(meta_row("held", "v"))
         closing = asyncio.ensure_future(store.close())
@@ -174,7 +197,7 @@ async def test_closing_while_a_transaction_holds_units_back_waits_for_it(tmp_pat
         await store.meta.set(tx, "in the transaction", "v")
     await asyncio.wait_for(closing, 5)
     assert held.done() and held.exception() is None
-    reopened = await Store.open(tmp_path / "bot.db")
+    reopened = await Store.open(database)
     try:
         assert await reopened.meta.get("held") == "v"
     finally:
@@ -242,4 +265,27 @@ async def test_the_writer_tells_how_long_each_batch_kept_it(store):
     await asyncio.gather(*(store.db.run(meta_row(f"k{n}", "v")) for n in range(50)))
     # A commit with its sync to the disk: above nothing, and far below a second on any disk.
     assert 0.0 < store.db.longest_commit < 1.0
-    assert 0.0 <= store.db.longest_catch_up <= store.db.longest_commit
+    if store.db.dialect == "sqlite":  # a PostgreSQL server keeps its log itself
+        assert 0.0 <= store.db.longest_catch_up <= store.db.longest_commit
+
+
+async def test_a_batch_committed_while_the_loop_is_busy_is_answered_within_the_loops_turn(store):
+    # Units arriving in one turn of a busy loop read the writer's reply at once: the writer gets the next
+    # batch without waiting for the turn to end (EARLY_BATCH).
+    slow = store.db.run(partial(slow_set_meta, key="first", seconds=0.2))
+    await asyncio.sleep(0.05)  # the batch is in the writer
+    time.sleep(0.5)  # the loop is busy meanwhile; the writer commits and replies
+    assert not slow.done()
+    later = [store.db.run(meta_row(f"k{n}", "v")) for n in range(EARLY_BATCH + SECOND_BATCH)]
+    assert slow.done() and slow.exception() is None  # with no await in between
+    await asyncio.gather(*later)
+
+
+async def test_a_writer_that_dies_between_batches_is_started_again_for_the_next(store):
+    first = await writer_pid(store)
+    os.kill(first, signal.SIGKILL)
+    await asyncio.sleep(0.3)  # its end is heard on the event loop: no batch was in flight
+    for n in range(3):
+        await store.db.run(meta_row(f"after{n}", "ok"))
+    assert await writer_pid(store) != first
+    assert [await store.meta.get(f"after{n}") for n in range(3)] == ["ok"] * 3
