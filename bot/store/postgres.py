@@ -353,10 +353,14 @@ class Committer:
         self._process: WriterProcess | None = None
         self.committing = False
 
-    async def open(self) -> None:
-        """Start the process and wait for its connection; WriterStopped when it cannot connect."""
+    def start(self) -> None:
+        """Start the process, which connects while the caller goes on; `ready` waits for it."""
         self._process = WriterProcess.start(self._url, self._replied, self._synchronous, entry=__name__)
-        await self._process.ready()
+
+    async def ready(self) -> None:
+        """Wait until the process is connected; WriterStopped when it cannot connect."""
+        if self._process is not None:
+            await self._process.ready()
 
     def commit(self, units: list[Unit]) -> None:
         """Send a batch, answered through `on_reply`. Raises at once, sending nothing, when a unit does not
@@ -429,8 +433,11 @@ class PostgresDatabase:
         committers = [Committer(url, synchronous, database._committed) for _ in range(WRITERS)]
         database._committers, database._free = committers, list(committers)
         try:
-            await asyncio.gather(*(committer.open() for committer in committers))
+            for committer in committers:  # they start while the database is migrated
+                committer.start()
             await database.migrate()
+            for committer in committers:
+                await committer.ready()
         except BaseException as exc:
             for committer in committers:
                 await committer.close()

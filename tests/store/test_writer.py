@@ -20,7 +20,6 @@ from bot.store.database import EARLY_BATCH, Statement
 from bot.store.postgres import SECOND_BATCH
 from bot.store.writer import PRAGMAS, Checkpoints, WriterStopped
 
-
 SET_META = (
     "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 )
@@ -73,16 +72,20 @@ async def test_group_commits_run_in_a_process_of_their_own(store):
     assert await writer_pid(store) == pid  # the same writer while it lives
 
 
+def process_file(pid: int, name: str) -> bytes:
+    with open(f"/proc/{pid}/{name}", "rb") as file:
+        return file.read()
+
+
 async def test_the_postgresql_writers_keep_the_servers_url_out_of_their_arguments(postgresql_databases):
     # Anyone on the machine can read a process's arguments; its environment, only its owner.
     url = postgresql_databases.fresh()
     store = await Store.open(url)
     try:
         pid = await writer_pid(store)
-        with open(f"/proc/{pid}/cmdline", "rb") as arguments:
-            assert url.encode() not in arguments.read()
-        with open(f"/proc/{pid}/environ", "rb") as environment:
-            assert f"{writer.TARGET_VARIABLE}={url}".encode() in environment.read().split(b"\0")
+        arguments, environment = process_file(pid, "cmdline"), process_file(pid, "environ")
+        assert url.encode() not in arguments
+        assert f"{writer.TARGET_VARIABLE}={url}".encode() in environment.split(b"\0")
     finally:
         await store.close()
         postgresql_databases.drop(url)
@@ -269,12 +272,16 @@ async def test_the_writer_tells_how_long_each_batch_kept_it(store):
         assert 0.0 <= store.db.longest_catch_up <= store.db.longest_commit
 
 
+def keep_the_loop_busy(seconds: float) -> None:
+    time.sleep(seconds)
+
+
 async def test_a_batch_committed_while_the_loop_is_busy_is_answered_within_the_loops_turn(store):
     # Units arriving in one turn of a busy loop read the writer's reply at once: the writer gets the next
     # batch without waiting for the turn to end (EARLY_BATCH).
     slow = store.db.run(partial(slow_set_meta, key="first", seconds=0.2))
     await asyncio.sleep(0.05)  # the batch is in the writer
-    time.sleep(0.5)  # the loop is busy meanwhile; the writer commits and replies
+    keep_the_loop_busy(0.5)  # meanwhile the writer commits and replies
     assert not slow.done()
     later = [store.db.run(meta_row(f"k{n}", "v")) for n in range(EARLY_BATCH + SECOND_BATCH)]
     assert slow.done() and slow.exception() is None  # with no await in between
