@@ -1,5 +1,10 @@
 """Fixtures shared by the test folders: the database every store and engine test runs on, SQLite and
-PostgreSQL in turn (`database`)."""
+PostgreSQL in turn (`database`).
+
+Which tests run on both (docs/testing.md): every test of the store, the engine and the web pages' reads, and
+every e2e test marked `both_databases` (durability, restarts, kills, start-up and migrations, votes written
+under contention, one whole game of each game). The product bot's other e2e tests (play and UI through its
+`bot_database`) run on SQLite only: what they prove does not depend on the database under the store."""
 
 from __future__ import annotations
 
@@ -26,7 +31,23 @@ def postgresql_databases() -> Iterator[Databases]:
             server.stop()
 
 
-@pytest.fixture(params=BACKENDS)
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "both_databases: an e2e test of the product bot that runs on PostgreSQL too (see above)"
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "database" not in metafunc.fixturenames:
+        return
+    product_bot_only = (
+        "bot_database" in metafunc.fixturenames
+        and metafunc.definition.get_closest_marker("both_databases") is None
+    )
+    metafunc.parametrize("database", ("sqlite",) if product_bot_only else BACKENDS, indirect=True)
+
+
+@pytest.fixture
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str | Path]:
     """Where a test's store lives: an SQLite file in the test's folder, or a fresh PostgreSQL database's URL.
     `Store.open` takes either; opening it again reopens the same database."""

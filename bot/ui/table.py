@@ -59,6 +59,7 @@ __all__ = [
 STATUS = command_text("ui.cmd.status")
 LEAVE = command_text("ui.cmd.leave")
 END = command_text("ui.cmd.end")
+UNLOAD_WAIT = 5.0  # seconds a redraw under way may take to finish when the bot stops
 
 
 def button(
@@ -115,6 +116,7 @@ class TableCog(Lobby, TableMessages, Controls, PrivatePanel, TableBase):
         self.bot = bot
         self._redraws = {}
         self._tasks = set()  # redraws under way that nobody awaits
+        self._repair: asyncio.Future[None] | None = None
         self.pace = Pace(self.redraw_interval)
         self.consoles = ConsoleDesk(
             self._draw_console, self.news_lines, self._reopen_hint, News(lambda: self.bot.store)
@@ -142,10 +144,16 @@ class TableCog(Lobby, TableMessages, Controls, PrivatePanel, TableBase):
     async def cog_load(self) -> None:
         self.bot.table_listeners[self.game_name] = self.on_events
         self.bot.votes.handlers[self._end_vote_kind] = self._end_vote_closed
-        self._background(self.repair_tables())
+        self._repair = self._background(self.repair_tables())
 
     async def cog_unload(self) -> None:
         self.bot.table_listeners.pop(self.game_name, None)
+        # At shutdown the start's repair stops where it is (the next start checks every table again), and
+        # redraws under way finish while Discord and the database are still open.
+        if self._repair is not None:
+            self._repair.cancel()
+        if self._tasks:
+            await asyncio.wait(self._tasks, timeout=UNLOAD_WAIT)
         self.consoles.close()
         self.bot.votes.handlers.pop(self._end_vote_kind, None)
         components.unregister_game(self.game_name)
@@ -197,10 +205,11 @@ class TableCog(Lobby, TableMessages, Controls, PrivatePanel, TableBase):
         """True while a redraw is under way or queued (tests wait for the table to be quiet)."""
         return bool(self._tasks) or bool(self._redraws) or self.consoles.busy
 
-    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+    def _background(self, work: Coroutine[Any, Any, None]) -> asyncio.Future[None]:
         task = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     async def on_events(self, result: ActResult) -> None:
         """What an action nobody clicked (a timer) did: the table, and the news of the players it told."""

@@ -24,6 +24,7 @@ import pytest
 
 from .driver import Table
 from .fake_discord import FakeDiscord
+from .launcher import GUILD_READY_TIMEOUT
 from .minimal_bot import MinimalBot
 from .process import BotProcess, SpawnBot
 from .spec import DEFAULT_SPEC_PATH, SPEC_ENV, OpenApiSpec, find_spec_path
@@ -61,6 +62,9 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line(
         "markers", "fake_discord(**options): options for FakeDiscord, e.g. heartbeat_interval"
+    )
+    config.addinivalue_line(
+        "markers", "spec_crosscheck: every body is judged by both spec validators, which must agree"
     )
 
 
@@ -104,11 +108,17 @@ async def fake_discord(
     """A running fake Discord; fails the test at teardown if it recorded any violation."""
     marker = request.node.get_closest_marker("fake_discord")
     fake = FakeDiscord(discord_spec, **(marker.kwargs if marker else {}))
+    crosscheck = discord_spec is not None and request.node.get_closest_marker("spec_crosscheck") is not None
+    if crosscheck:
+        discord_spec.disagreements = []
     await fake.start()
     try:
         yield fake
     finally:
         await fake.close()
+        if crosscheck:
+            disagreements, discord_spec.disagreements = discord_spec.disagreements, None
+            assert not disagreements, f"the spec's two validators disagree on: {disagreements[:3]}"
     if request.node.get_closest_marker("expect_violations") is None and fake.violations:
         listing = "\n".join(f"  {v}" for v in fake.violations)
         pytest.fail(
@@ -221,9 +231,9 @@ def no_pace(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
 
 @pytest.fixture
 def bot_database(database: Path | str) -> Path | str:
-    """The bot's database: every test of the product bot runs twice, on an SQLite file in the test's folder
-    and on a fresh PostgreSQL database (the `database` fixture of tests/conftest.py). A module about
-    something only SQLite has overrides it with `tmp_path / "bot.db"`, in a line that says why."""
+    """The bot's database: an SQLite file in the test's folder, and for a test marked `both_databases` a
+    fresh PostgreSQL database too (the `database` fixture of tests/conftest.py). A module about something only
+    one database has overrides it, in a line that says why."""
     return database
 
 
@@ -250,6 +260,7 @@ async def product_bot(
         monkeypatch.setenv("DATABASE_URL", bot_database)
     monkeypatch.setenv("DEV_GUILD_ID", str(point_discord.guild_id))
     bot = TopBot(Settings.from_env(env_file=None))  # never the developer's .env
+    bot._connection.guild_ready_timeout = GUILD_READY_TIMEOUT  # as a bot process started by launcher.py
     task = await run_in_process(point_discord, bot)
     point_discord.busy_checks.append(lambda: any(getattr(cog, "busy", False) for cog in bot.cogs.values()))
     point_discord.busy_checks.append(components.handling)
@@ -283,6 +294,7 @@ async def spawn_bot(
         )
         started.append(process)
         fake_discord.diagnostics.append(process.tail)
+        fake_discord.busy_checks.append(lambda: process.busy)
         await process.start()
         return process
 

@@ -14,6 +14,7 @@ from typing import Any
 from bot.store.postgres import is_postgresql_url
 
 from .fake_discord import FakeDiscord
+from .launcher import BUSY_VARIABLE
 
 SpawnBot = Callable[..., Awaitable["BotProcess"]]
 LAUNCHER = Path(__file__).resolve().parent / "launcher.py"
@@ -40,6 +41,9 @@ class BotProcess:
         self.database = database
         self.log_path = workdir / f"{name}.log"
         self.process: asyncio.subprocess.Process | None = None
+        # What the process last said of its work under way (launcher.py's report_busy): settle() waits for it.
+        self.busy = False
+        self._busy_pipe: int | None = None
 
     def environment(self) -> dict[str, str]:
         # The database is the test's: an SQLite file, or a PostgreSQL URL (never one from the environment).
@@ -63,16 +67,47 @@ class BotProcess:
         return env
 
     async def start(self) -> None:
-        with self.log_path.open("ab") as log:
-            self.process = await asyncio.create_subprocess_exec(
-                sys.executable,
-                str(LAUNCHER),
-                cwd=str(self.log_path.parent),  # not the repo: a developer's .env stays out of the test
-                env=self.environment(),
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=log,
-                stderr=asyncio.subprocess.STDOUT,
-            )
+        readable, writable = os.pipe()
+        try:
+            with self.log_path.open("ab") as log:
+                self.process = await asyncio.create_subprocess_exec(
+                    sys.executable,
+                    str(LAUNCHER),
+                    cwd=str(self.log_path.parent),  # not the repo: a developer's .env stays out of the test
+                    env={**self.environment(), BUSY_VARIABLE: str(writable)},
+                    stdin=asyncio.subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=asyncio.subprocess.STDOUT,
+                    pass_fds=(writable,),
+                )
+        except BaseException:
+            os.close(readable)
+            raise
+        finally:
+            os.close(writable)
+        os.set_blocking(readable, False)
+        self._busy_pipe = readable
+        self.busy = False
+        asyncio.get_running_loop().add_reader(readable, self._hear_busy)
+
+    def _hear_busy(self) -> None:
+        assert self._busy_pipe is not None
+        try:
+            said = os.read(self._busy_pipe, 4096)
+        except BlockingIOError:
+            return
+        if said:
+            self.busy = said.endswith(b"1")
+        else:  # the process has ended
+            self._close_busy_pipe()
+        self.fake.changed()
+
+    def _close_busy_pipe(self) -> None:
+        if self._busy_pipe is not None:
+            asyncio.get_running_loop().remove_reader(self._busy_pipe)
+            os.close(self._busy_pipe)
+            self._busy_pipe = None
+        self.busy = False
 
     @property
     def running(self) -> bool:
@@ -84,6 +119,7 @@ class BotProcess:
             assert self.process is not None
             self.process.kill()
             await asyncio.wait_for(self.process.wait(), 10)
+        self._close_busy_pipe()
 
     async def stop(self, sig: int = signal.SIGTERM, within: float = 10.0) -> int:
         """Asks the bot to stop; kills it if it has not exited within `within` seconds."""
@@ -98,6 +134,7 @@ class BotProcess:
                     f"the bot ignored signal {sig} for {within:.0f}s" + self.tail()
                 ) from None
         assert self.process.returncode is not None
+        self._close_busy_pipe()
         return self.process.returncode
 
     def tail(self, lines: int = 30) -> str:

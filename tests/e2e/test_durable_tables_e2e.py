@@ -72,6 +72,7 @@ async def restart(spawn_bot: SpawnBot, fake: FakeDiscord, running: Any, database
     return started
 
 
+@pytest.mark.both_databases
 async def test_news_and_the_turn_message_survive_bot_processes_killed_and_started_again(
     spawn_bot: SpawnBot, fake_discord: FakeDiscord, table: Table, database: Path | str
 ) -> None:

@@ -254,6 +254,7 @@ async def test_an_edit_that_keeps_failing_is_retried_and_the_player_is_told(
     assert (await product_bot.sessions.session(game.sid)).status == "active"
 
 
+@pytest.mark.both_databases
 async def test_a_table_whose_id_was_lost_is_posted_again_at_restore(
     product_bot: Any, table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:

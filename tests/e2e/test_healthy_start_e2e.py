@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import signal
 
+import pytest
+
 from .conftest import requires_product
 from .fake_discord import FakeDiscord
 from .process import SpawnBot, wait_for_new_session
@@ -20,6 +22,7 @@ pytestmark = requires_product
 PRODUCT = "bot.__main__:main"
 
 
+@pytest.mark.both_databases
 async def test_item17_a_healthy_start_of_the_bot_logs_no_warning(
     spawn_bot: SpawnBot, fake_discord: FakeDiscord
 ) -> None:

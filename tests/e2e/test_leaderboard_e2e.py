@@ -8,6 +8,8 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.store import Store
 
 from .conftest import requires_product
@@ -41,6 +43,7 @@ async def seed_results(database: Path | str, guild_id: int, scores: dict[str, in
         await store.close()
 
 
+@pytest.mark.both_databases
 async def test_a_paginated_leaderboard_shows_the_callers_place_and_its_buttons_survive_a_restart(
     spawn_bot: SpawnBot, fake_discord: FakeDiscord, table: Table, bot_database: Path | str
 ) -> None:

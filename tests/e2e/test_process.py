@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import signal
 
+import pytest
+
 from .driver import Table
 from .fake_discord import FakeDiscord
 from .process import SpawnBot, wait_for_new_session
@@ -11,6 +13,7 @@ from .process import SpawnBot, wait_for_new_session
 MINIMAL = "tests.e2e.minimal_bot:main"
 
 
+@pytest.mark.both_databases
 async def test_a_bot_process_logs_in_and_its_persistent_button_survives_sigkill(
     spawn_bot: SpawnBot, table: Table, fake_discord: FakeDiscord
 ):

@@ -37,6 +37,7 @@ def _seated(message: Message) -> str:
     raise AssertionError(f"no 'Seated' field in {message!r}")
 
 
+@pytest.mark.both_databases
 async def test_startup_as_a_process_logs_in_and_syncs_valid_commands(
     spawn_bot: SpawnBot, fake_discord: FakeDiscord
 ):
@@ -146,6 +147,7 @@ async def test_a_lobby_is_cancelled_by_its_host(product_bot: discord.Client, tab
     assert "Cancelled by" in lobby.text and lobby.buttons == []
 
 
+@pytest.mark.both_databases
 async def test_a_lobby_survives_sigkill_and_restart(
     spawn_bot: SpawnBot, fake_discord: FakeDiscord, table: Table
 ):

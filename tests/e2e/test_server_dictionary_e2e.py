@@ -34,6 +34,7 @@ async def a_round_with_nonsense(game: Game, monkeypatch: pytest.MonkeyPatch, bot
     return game.table.last_message
 
 
+@pytest.mark.both_databases
 async def test_a_word_voted_valid_is_accepted_in_the_next_game_on_this_server_only(
     product_bot: Any, table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -107,6 +107,7 @@ async def test_a_server_default_applies_to_a_new_lobby_and_the_hosts_option_wins
     assert (await product_bot.store.guild_settings.settings(table.fake.guild_id)).defaults == {}
 
 
+@pytest.mark.both_databases
 async def test_a_player_sees_deletes_and_anonymises_what_the_bot_keeps(
     product_bot: Any, table: Table
 ) -> None:

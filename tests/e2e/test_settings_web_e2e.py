@@ -41,6 +41,7 @@ async def status_of(link: str) -> int:
         return response.status
 
 
+@pytest.mark.both_databases
 async def test_an_admin_opens_renews_and_closes_the_servers_pages(
     web_on: int, product_bot: Any, table: Table
 ) -> None:
@@ -66,6 +67,7 @@ async def test_an_admin_opens_renews_and_closes_the_servers_pages(
     assert await status_of(found[0]) == 404
 
 
+@pytest.mark.both_databases
 async def test_a_member_who_does_not_manage_the_server_cannot_open_its_pages(
     web_on: int, product_bot: Any, table: Table
 ) -> None:

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from .conftest import requires_product
 from .driver import Table
 
 pytestmark = requires_product
 
 
+@pytest.mark.both_databases
 async def test_stats_and_history_after_a_finished_game(product_bot: Any, table: Table) -> None:
     alice, bob = table.user("alice"), table.user("bob")
     lobby = (await alice.slash("topple new")).linked

@@ -13,6 +13,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
+
 from bot.games.topdrop.cards import COLOUR_OF, NUMBERS
 from bot.i18n import t
 from cogs.topdrop.table import card_text
@@ -96,6 +98,7 @@ def turn_notices(table: Table) -> list[Message]:
     return [m for m in table.channel_messages() if "in Top Drop" in m.text and not m.deleted and not m.embeds]
 
 
+@pytest.mark.both_databases
 async def test_a_short_game_from_the_consoles_to_victory_shows_no_hand_in_public(
     product_bot: Any, table: Table
 ) -> None:

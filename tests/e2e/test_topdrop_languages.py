@@ -50,6 +50,7 @@ async def play(
     await player.click(console, label)
 
 
+@pytest.mark.spec_crosscheck
 @pytest.mark.parametrize("lang", LANGUAGES)
 async def test_a_three_player_game_in_each_language_ends_in_victory_with_no_hand_in_public(
     product_bot: Any, table: Table, lang: str

@@ -71,6 +71,7 @@ async def place(player: Player, board: Message, square: str, confirm: str) -> Me
     return prompt
 
 
+@pytest.mark.both_databases
 async def test_a_game_of_rolls_placements_a_topple_an_idle_turn_and_the_end(
     product_bot: Any, table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -106,6 +106,7 @@ async def reveal(player: Player, console: Message, times: int) -> None:
         await player.click(console, "Reveal")
 
 
+@pytest.mark.both_databases
 async def test_two_tops_at_once_a_restart_a_wrong_top_and_a_toppo_that_ends_the_series(
     product_bot: Any, table: Table
 ) -> None:

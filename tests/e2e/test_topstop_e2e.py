@@ -221,6 +221,8 @@ def test_the_word_bank_is_valid() -> None:
         assert all(a.isdisjoint(b) for i, a in enumerate(lemmas) for b in lemmas[i + 1 :]), letter
 
 
+@pytest.mark.spec_crosscheck
+@pytest.mark.both_databases
 async def test_three_players_play_two_rounds_with_a_duplicate_disputes_and_votes(
     product_bot: Any, table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -479,6 +481,7 @@ async def test_players_leave_and_the_game_goes_on_while_two_remain(product_bot: 
     )
 
 
+@pytest.mark.both_databases
 async def test_a_restart_during_writing_keeps_every_word_and_the_deadline(
     spawn_bot: SpawnBot, fake_discord: FakeDiscord, table: Table
 ) -> None:

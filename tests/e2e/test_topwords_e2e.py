@@ -14,6 +14,8 @@ import signal
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from .conftest import requires_product
 from .driver import Message, Player, Reply, Table
 from .fake_discord import FakeDiscord
@@ -156,6 +158,7 @@ async def test_a_refused_word_goes_to_the_vote_in_german(product_bot: Any, table
     assert "Dein Stellbrett" in (await bob.click(placed, "My rack")).text
 
 
+@pytest.mark.both_databases
 async def test_the_table_buttons_survive_a_restart(
     spawn_bot: SpawnBot, fake_discord: FakeDiscord, table: Table
 ):

@@ -23,6 +23,7 @@ LANGUAGES = ["en", "fr", "de"]
 SECRET = "XYZQJÄÖ"
 
 
+@pytest.mark.both_databases  # a whole game of TopWords on PostgreSQL too
 @pytest.mark.parametrize("lang", LANGUAGES)
 async def test_a_topwords_game_in_each_language_never_shows_a_rack(
     product_bot: Any, table: Table, lang: str

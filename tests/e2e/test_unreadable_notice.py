@@ -41,6 +41,7 @@ async def _set_server_language(bot: Any, table: Table, language: str) -> None:
         ({"snapshot": "{", "options": "{"}, "de"),  # the options are lost too: the server's language
     ],
 )
+@pytest.mark.both_databases
 async def test_an_unreadable_game_is_closed_and_its_channel_told_in_the_tables_language(
     product_bot: Any, table: Table, bot_errors: Any, damaged: dict[str, str], told_in: str
 ) -> None:

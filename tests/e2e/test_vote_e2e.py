@@ -67,6 +67,7 @@ async def test_a_tie_keeps_the_game_going(product_bot: Any, table: Table) -> Non
     assert (await product_bot.sessions.session(game.sid)).status == "active"
 
 
+@pytest.mark.both_databases
 async def test_an_open_vote_survives_a_restart(
     spawn_bot: SpawnBot, fake_discord: FakeDiscord, table: Table
 ) -> None:
@@ -108,6 +109,7 @@ async def test_at_the_deadline_the_votes_cast_decide(product_bot: Any, table: Ta
 # -- confirm only what is written ------------------------------------------------------------------------
 
 
+@pytest.mark.both_databases
 async def test_two_asks_at_once_open_exactly_one_vote(
     product_bot: Any, table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -141,6 +143,7 @@ async def test_two_asks_at_once_open_exactly_one_vote(
     assert len([m for m in table.channel_messages() if is_vote(m)]) == 1
 
 
+@pytest.mark.both_databases
 async def test_a_session_has_one_open_vote_of_a_kind_checked_in_the_write(
     product_bot: Any, table: Table
 ) -> None:
