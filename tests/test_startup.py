@@ -1,4 +1,5 @@
-"""Start-up against a Discord it cannot reach, or that refuses the bot: one line on stderr, exit 2.
+"""Start-up against a Discord it cannot reach, or that refuses the bot, or on a damaged database whatever
+its bytes: one line on stderr, exit 2.
 
 The bot runs as a process (`python -m bot`'s own `main`), its discord.py pointed at a local port the way
 tests/e2e/launcher.py points it at the fake: a port that refuses, a host that does not resolve, a socket
@@ -10,8 +11,11 @@ traceback would be logged at ERROR, and still be seen).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import re
 import socket
+import sqlite3
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -24,6 +28,7 @@ from aiohttp import web
 
 from bot.__main__ import startup_failure_line
 from bot.app import GatewayUnreachable
+from bot.store import Store, UnusableDatabase
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -131,6 +136,79 @@ async def answering_with() -> AsyncIterator:
     yield start
     for runner in runners:
         await runner.cleanup()
+
+
+# -- a damaged database ---------------------------------------------------------------------------------------
+
+NOT_UTF8 = 0x90  # a continuation byte with no lead byte before it: never part of UTF-8 text there
+
+
+async def a_database_sqlite_tells_of_in_bytes_not_utf8(path: Path) -> None:
+    """The bot's own database, its schema damaged as below."""
+    store = await Store.open(path)
+    await store.close()
+    make_sqlite_quote_a_byte_not_utf8(path)
+
+
+def make_sqlite_quote_a_byte_not_utf8(path: Path) -> None:
+    """The first byte of an index's columns in the schema's SQL made 0x90: SQLite quotes it in its message
+    ("malformed database schema (votes_open) - no such column: \\x90…"), which Python's sqlite3 fails to
+    decode, raising UnicodeDecodeError in place of the DatabaseError. Flipping bytes of a real database found
+    such files; this makes one the same way every time."""
+    data = bytearray(path.read_bytes())
+    index = re.search(rb"CREATE INDEX \w+ ON \w+ \(", data)
+    assert index is not None
+    data[index.end()] = NOT_UTF8
+    path.write_bytes(bytes(data))
+    with pytest.raises(UnicodeDecodeError), contextlib.closing(sqlite3.connect(path)) as connection:
+        connection.execute("PRAGMA quick_check")  # what made the check itself fail
+
+
+def a_database_whose_finding_names_a_table(path: Path, name: bytes) -> None:
+    """A database whose table, named `name` (bytes that need not be UTF-8), holds a NULL its schema forbids:
+    quick_check's finding names the table ("NULL value in <name>.a")."""
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as connection:
+        connection.execute("CREATE TABLE t (a INTEGER)")
+        connection.execute("INSERT INTO t VALUES (NULL)")
+        connection.execute("PRAGMA writable_schema = ON")
+        connection.execute(
+            "UPDATE sqlite_schema SET sql = CAST(? AS TEXT), name = CAST(? AS TEXT), tbl_name = CAST(? AS TEXT)",
+            (b'CREATE TABLE "' + name + b'" (a INTEGER NOT NULL)', name, name),
+        )
+        connection.execute("PRAGMA writable_schema = OFF")
+
+
+async def test_a_damaged_database_whose_message_is_not_utf8_is_refused_in_one_line(tmp_path, refused_port):
+    path = tmp_path / "bot.db"
+    await a_database_sqlite_tells_of_in_bytes_not_utf8(path)
+    result = await run_bot(
+        tmp_path, f"http://127.0.0.1:{refused_port}/api/v10", f"ws://127.0.0.1:{refused_port}/", database=path
+    )
+    line = the_one_line(result)
+    assert line.startswith(f"error: the database {path} is damaged (malformed database schema"), line
+    assert "\ufffd" in line and "restore it from a backup" in line
+
+
+async def test_the_refusal_tells_sqlites_finding_with_the_bytes_that_are_not_utf8_marked(tmp_path):
+    path = tmp_path / "bot.db"
+    await a_database_sqlite_tells_of_in_bytes_not_utf8(path)
+    with pytest.raises(UnusableDatabase, match=r"is damaged \(malformed database schema \(\w+\) - .*\ufffd"):
+        await Store.open(path)
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [(b"t\x90", "t\ufffd"), (b"t\x1b[2J\x07", "t\ufffd[2J\ufffd")],
+    ids=["not-utf8", "control"],
+)
+async def test_a_finding_that_names_damaged_bytes_is_told_in_one_printable_line(
+    tmp_path: Path, name: bytes, shown: str
+) -> None:
+    path = tmp_path / "bot.db"
+    a_database_whose_finding_names_a_table(path, name)
+    with pytest.raises(UnusableDatabase) as refused:
+        await Store.open(path)
+    assert str(refused.value).startswith(f"the database {path} is damaged (NULL value in {shown}.a): restore")
 
 
 async def test_a_host_that_does_not_resolve_is_told_in_one_line(tmp_path, refused_port):

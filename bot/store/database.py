@@ -155,10 +155,12 @@ class Database:
             if str(path) != ":memory:":
                 # Started now, it boots while the file is checked and migrated.
                 database._writer = WriterProcess.start(str(path), database._finished, synchronous)
-            # A truncated or damaged file fails here, at start-up, rather than in the middle of a game.
-            row = await database.fetch_one("PRAGMA quick_check")
-            if row is None or row[0] != "ok":
-                raise UnusableDatabase(_damaged(path, row[0] if row else "quick_check gave no answer"))
+            # A truncated or damaged file fails here, at start-up, rather than in the middle of a game. Read as
+            # bytes: a finding names what the file holds, which damage may have made other than UTF-8.
+            row = await database.fetch_one("SELECT CAST(quick_check AS BLOB) FROM pragma_quick_check")
+            report = bytes(row[0]).decode("utf-8", "replace") if row else "quick_check gave no answer"
+            if report != "ok":
+                raise UnusableDatabase(_damaged(path, report))
             await database.migrate()
             if database._writer is not None:
                 # The writer process checkpoints the log (writer.Checkpoints); this connection never does.
@@ -170,6 +172,10 @@ class Database:
             await connection.close()
             if isinstance(exc, sqlite3.DatabaseError):
                 raise UnusableDatabase(_damaged(path, str(exc))) from exc
+            if isinstance(exc, UnicodeDecodeError):
+                # SQLite's own message quotes the damaged bytes (a name, the schema's SQL): Python fails to
+                # decode it and raises this in place of the DatabaseError; the bytes it failed on are the message.
+                raise UnusableDatabase(_damaged(path, exc.object.decode("utf-8", "replace"))) from exc
             if isinstance(exc, (OSError, WriterStopped)):
                 raise UnusableDatabase(
                     f"the database {path} cannot be written: {_first_line(str(exc))}"
@@ -356,7 +362,9 @@ def _first_line(report: str) -> str:
     of the database (`*** in database main ***`), and can list a hundred problems."""
     lines = [line.strip() for line in report.splitlines() if line.strip()]
     findings = [line for line in lines if not line.startswith("*** in database")]
-    return (findings or lines or ["no detail"])[0]
+    first = (findings or lines or ["no detail"])[0]
+    # A damaged name may hold control bytes: the operator's terminal shows them as one mark, never runs them.
+    return "".join(char if char.isprintable() else "\ufffd" for char in first)
 
 
 def _is_empty_file(file: Path) -> bool:

@@ -183,7 +183,7 @@ async def test_two_tops_at_once_a_restart_a_wrong_top_and_a_toppo_that_ends_the_
     assert table.fake.rate_limited == []
 
 
-async def test_a_reveal_pressed_before_an_interruption_is_stale_and_one_after_it_is_an_early_start(
+async def test_a_reveal_pressed_before_an_interruption_is_stale_and_one_after_it_a_false_start(
     product_bot: Any, table: Table
 ) -> None:
     alice, bob, board, session = await start_game(product_bot, table)
@@ -223,17 +223,21 @@ async def test_a_reveal_pressed_before_an_interruption_is_stale_and_one_after_it
     view = await product_bot.sessions.view(session, None)
     assert view["penalty_cards"][str(bob.id)] == 0 and view["awaited"] == str(alice.id)
 
-    # The same Reveal on his console as it is now, while play waits for Alice: an early start, one card.
+    # The same Reveal on his console as it is now, while play waits for Alice: an early start, one card, and
+    # a false start: Alice still begins, with the Begin button her console showed before it.
+    begin = custom_id(mine, "restart")
     await bob.click(his, "Reveal")
     await table.fake.wait_until(
         lambda: "**Bob** started too early: penalty cards +1." in board.text, within=5, what="the penalty"
     )
     view = await product_bot.sessions.view(session, None)
-    assert view["awaited"] == str(bob.id) and view["penalty_cards"][str(bob.id)] == 1
-    assert "Everyone waits for you: press Begin." in his.text
-    await table.fake.wait_until(
-        lambda: "Play waits for **Bob**" in mine.text, within=5, what="Alice's console"
-    )
+    assert view["awaited"] == str(alice.id) and view["penalty_cards"][str(bob.id)] == 1
+    assert "Play waits for **Alice** to begin." in his.text
+    assert "Everyone waits for you: press Begin." in mine.text
+    await send(table, alice, mine, begin)
+    await table.fake.wait_until(lambda: "Play is on" in his.text, within=5, what="Bob's console")
+    view = await product_bot.sessions.view(session, None)
+    assert view["phase"] == "playing" and view["penalty_cards"][str(alice.id)] == 0
 
 
 @pytest.mark.real_pace

@@ -533,6 +533,10 @@ def _turn_arguments(action: Action) -> tuple[str | None, bool, list[int]]:
 
 def _checked_turn(state: State, player: str, kind: str | None, wild: bool, cards: list[int]) -> str:
     """The direction after the turn, or the refusal naming the rule the turn breaks."""
+    if kind is not None and not state.pile:
+        # RULES-NOTES: "The game's first turn places a card on the empty pile (any card goes); no action card or
+        # wild may be used on it": a Skip there only wastes a card the team shares.
+        raise IllegalMove("topdrop.refusal.first_turn_places_a_card")
     if kind is not None:
         if wild and state.wild_cards <= 0:
             raise IllegalMove("topdrop.refusal.no_wild_left")
@@ -552,8 +556,7 @@ def _checked_turn(state: State, player: str, kind: str | None, wild: bool, cards
     for index, card in enumerate(cards):
         if index == 0 and kind == COLOR:
             # Color: the first card matches the top card's colour and may go against the Direction Card.
-            if top is None:
-                raise IllegalMove("topdrop.refusal.color_needs_a_pile")
+            assert top is not None  # an action card never plays on the empty pile (above)
             if colour_of(card) != colour_of(top):
                 raise IllegalMove("topdrop.refusal.color_must_match", card=card, top=top)
         elif not follows(card, top, direction):
@@ -624,7 +627,8 @@ def _choices(state: State, player: str) -> dict[str, Any]:
             found.append({"card": first, "then": then})
         return found
 
-    skip = state.action_cards.get(SKIP, 0) > 0 or state.wild_cards > 0
+    # No action card on the game's first turn (the empty pile).
+    skip = bool(state.pile) and (state.action_cards.get(SKIP, 0) > 0 or state.wild_cards > 0)
     return {"cards": plays(None), "skip": skip, "flip": plays(FLIP), "color": plays(COLOR)}
 
 

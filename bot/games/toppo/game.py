@@ -4,9 +4,9 @@ See docs/rules/toppo.md.
 
 Real time is arrival order: the session manager applies actions one at a time as the bot received them, so
 the first of two claims on the same display wins and the second is judged against the display it finds, or
-refused as stale when it names the display it was made against (`seen`). Every interruption (a top, a
-penalty) stops play until the player who must begin reveals (`restart`); a `reveal` by anyone else before
-that is an early start (+1 card).
+refused as stale when it names the display it was made against (`seen`). Every interruption (a top, a wrong
+claim) stops play until the player who must begin reveals (`restart`); a `reveal` by anyone else before
+that is an early start, a false start (+1 card): the right to begin stays where it was.
 
 Chance is the engine's: the deal of the first game comes from new_game's rng; a later game's deal is the
 `deal` outcome of the action that starts it, and a stack that runs out is refilled with the topped cards in
@@ -207,7 +207,8 @@ class Toppo:
 
     def _reveal(self, state: State, player: str, action: Action) -> Applied:
         """Reveal the top card of the deck onto the line, one at a time. While play waits for someone else
-        to begin, a reveal is an early start: the card and one penalty card go under the deck."""
+        to begin, a reveal is an early start: the card and one penalty card go under the deck, and play
+        still waits for the same player."""
         _require_play(state)
         if state.phase == WAITING:
             if player == state.awaited:
@@ -647,23 +648,33 @@ def _begin(applied: Applied, player: str, *, timed_out: bool) -> Applied:
 
 
 def _early_start(state: State, player: str, action: Action) -> Applied:
-    """Penalty: beginning before the start player or the player who must begin. The card revealed and one
-    penalty card go under the deck; play is interrupted and the penalised player begins."""
+    """Penalty: beginning before the player who must begin (the start player, the topper, the penalised
+    player). A false start (RULES-NOTES, Toppo): the card revealed and one penalty card go under the deck,
+    and the right to begin stays where it was. Play had not begun, so no line is interrupted and the stretch
+    of play goes on: the awaited player's Begin button and restart timer stand."""
     deck = state.decks[player]
     if not deck:
         raise IllegalMove("toppo.refusal.deck_empty")
     applied = Applied(shallow_copy(state))
-    new = applied.state
-    new.decks = {**state.decks, player: [*deck[1:], deck[0]]}
+    applied.state.decks = {**state.decks, player: [*deck[1:], deck[0]]}
     record = {"game": state.game_no, "player": player, "claim": "early_start", "awaited": state.awaited}
-    return _penalised(applied, player, EARLY_START_PENALTY, action.get("refill"), record, "early_start")
+    _take_penalty(applied, player, EARLY_START_PENALTY, action.get("refill"), record, "early_start")
+    return applied
 
 
 def _penalised(
     applied: Applied, player: str, count: int, refill: object, record: dict[str, Any], reason: str
 ) -> Applied:
-    """The player's line and `count` penalty cards from the stack go under their deck; play is interrupted
+    """A wrong claim: the player's line and `count` penalty cards go under their deck; play is interrupted
     and the penalised player must begin."""
+    _take_penalty(applied, player, count, refill, record, reason)
+    return _interrupt(applied, player, reason)
+
+
+def _take_penalty(
+    applied: Applied, player: str, count: int, refill: object, record: dict[str, Any], reason: str
+) -> None:
+    """The player's line and `count` penalty cards from the stack go under their deck, on the record."""
     new = applied.state
     drawn = _draw(applied, count, refill)
     new.decks = {**new.decks, player: [*new.decks[player], *new.lines[player], *drawn]}
@@ -672,7 +683,6 @@ def _penalised(
     record = {**record, "penalty": len(drawn)}
     new.history = [*new.history, record]
     applied.events.append({"type": "penalised", "reason": reason, **record})
-    return _interrupt(applied, player, reason)
 
 
 def _interrupt(applied: Applied, player: str, reason: str) -> Applied:

@@ -251,11 +251,29 @@ def test_color_refuses_another_colour(game: Any) -> None:
     assert refused.value.key == "topdrop.refusal.color_must_match"
 
 
-def test_color_needs_a_card_on_the_pile(game: Any) -> None:
+@pytest.mark.parametrize(("action", "cards"), [("skip", []), ("flip", [12]), ("color", [12])])
+@pytest.mark.parametrize("wild", [False, True])
+def test_the_games_first_turn_places_a_card_without_an_action_card(
+    game: Any, action: str, cards: list[int], wild: bool
+) -> None:
+    # RULES-NOTES: "The game's first turn places a card on the empty pile (any card goes); no action card or
+    # wild may be used on it".
     state = start(game, [A, B], table({A: [12, 8, 9, 10], B: [21, 22, 23, 24]}))
     with pytest.raises(IllegalMove) as refused:
-        play(game, state, [12], action="color")
-    assert refused.value.key == "topdrop.refusal.color_needs_a_pile"
+        play(game, state, cards, action=action, wild=wild)
+    assert refused.value.key == "topdrop.refusal.first_turn_places_a_card"
+    assert state.pile == [] and state.current == A
+
+
+def test_the_games_first_turn_offers_no_action_card(game: Any) -> None:
+    state = start(game, [A, B], table({A: [12, 8, 9, 10], B: [21, 22, 23, 24]}))
+    assert all("action" not in move for move in game.legal_actions(state, A) if move["do"] == "turn")
+    choices = game.view_for(state, A)["choices"]
+    assert (choices["skip"], choices["flip"], choices["color"]) == (False, [], [])
+    assert [entry["card"] for entry in choices["cards"]] == [8, 9, 10, 12]
+    state = play(game, state, [12])  # once a card lies on the pile, the action cards are usable again
+    assert game.view_for(state, B)["choices"]["skip"] is True
+    assert play(game, state, [], action="skip").current == A
 
 
 def test_a_used_action_card_is_gone_for_the_whole_team(game: Any) -> None:

@@ -165,17 +165,56 @@ def test_cards_are_revealed_one_at_a_time_from_the_top_of_the_deck(game: Any) ->
     assert len(state.decks[A]) == 10 and len(state.decks[B]) == 11
 
 
-def test_a_reveal_before_the_start_player_begins_costs_one_card_and_the_early_starter_begins(
+def test_a_reveal_before_the_start_player_begins_costs_one_card_and_the_start_player_still_begins(
     game: Any,
 ) -> None:
     state = forced(game)
     stack_before = list(state.stack)
-    state = act(game, state, {"do": "reveal", "player": B}).state
+    applied = act(game, state, {"do": "reveal", "player": B})
+    new = applied.state
     # the revealed card and one penalty card from the stack go under bob's deck
-    assert state.decks[B] == [*BOB_IDS[1:], "white/plus", stack_before[0]]
-    assert state.penalty_cards[B] == 1
-    assert state.phase == "waiting" and state.awaited == B
-    assert state.history[-1] == {"game": 1, "player": B, "claim": "early_start", "awaited": A, "penalty": 1}
+    assert new.decks[B] == [*BOB_IDS[1:], "white/plus", stack_before[0]]
+    assert new.penalty_cards[B] == 1 and new.lines[B] == []
+    assert new.phase == "waiting" and new.awaited == A
+    assert new.history[-1] == {"game": 1, "player": B, "claim": "early_start", "awaited": A, "penalty": 1}
+    assert [event["type"] for event in applied.events] == ["penalised"]
+
+
+# RULES-NOTES, Toppo: "An early start is a false start": the right to begin stays with the start player, the
+# topper or the penalised player, whose first reveal is never charged as an early start.
+AWAITED_AFTER = {
+    "the start player": [],
+    "the topper": [*reveal(A, 3), {"do": "top", "player": A, "order": [0, 1, 2]}],
+    "the penalised player": [*reveal(A, 3), {"do": "top", "player": A, "order": [2, 1, 0]}],
+}
+
+
+@pytest.mark.parametrize("before", AWAITED_AFTER, ids=list(AWAITED_AFTER))
+@pytest.mark.parametrize("begin", ["restart", "reveal"])
+def test_an_early_start_is_a_false_start_and_never_passes_the_start(
+    game: Any, before: str, begin: str
+) -> None:
+    state = play(game, forced(game), *AWAITED_AFTER[before])
+    assert state.phase == "waiting" and state.awaited == A
+    charged = state.penalty_cards[A]
+    state = play(game, state, *reveal(B, 2))  # two false starts: each costs a card, neither takes the start
+    assert state.awaited == A and state.penalty_cards[B] == 2
+    assert game.legal_actions(state, B)[0] == {"do": "reveal", "player": B}
+    with pytest.raises(NotYourTurn):
+        act(game, state, {"do": "restart", "player": B})
+    new = act(game, state, {"do": begin, "player": A}).state
+    assert new.phase == "playing" and new.awaited is None
+    assert new.penalty_cards[A] == charged and len(new.lines[A]) == 1
+    assert new.history[-1]["claim"] == "early_start"  # ann's first reveal is no early start
+
+
+def test_a_false_start_leaves_the_stretch_of_play_and_the_restart_timer_as_they_were(game: Any) -> None:
+    state = play(game, forced(game), *reveal(A, 3), {"do": "top", "player": A, "order": [0, 1, 2]})
+    fresh, timers = game.freshness(state), game.timers(state)
+    new = act(game, state, {"do": "reveal", "player": B, "play": fresh["play"]}).state
+    assert game.freshness(new) == fresh and game.timers(new) == timers
+    # ann's Begin, made before bob's false start, is still fresh
+    assert act(game, new, {"do": "restart", "player": A, "play": fresh["play"]}).state.phase == "playing"
 
 
 def test_only_the_awaited_player_may_restart(game: Any) -> None:
