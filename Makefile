@@ -63,12 +63,14 @@ $(STAMP): pyproject.toml $(LOCK)
 	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
-# Re-resolve the lock to the newest versions pyproject.toml allows (and the build backend it needs), for
-# every platform (markers) with the hashes of every file; then `make test` before committing it.
+# Resolve the lock from pyproject.toml (and the build backend it needs), for every platform (markers) with
+# the hashes of every file: the pins already there stay unless `make lock UPGRADE=1` asks for the newest
+# versions pyproject.toml allows; then `make test` before committing it.
 lock:
 	test -x $(LOCK_TOOLS)/bin/uv || { $(PYTHON) -m venv $(LOCK_TOOLS) && $(LOCK_TOOLS)/bin/pip install -q uv; }
 	echo 'setuptools>=68' | $(LOCK_TOOLS)/bin/uv pip compile -q pyproject.toml - --extra dev --universal \
-	  --python-version 3.11 --generate-hashes --upgrade --custom-compile-command "make lock" -o $(LOCK)
+	  --python-version 3.11 --generate-hashes $(if $(UPGRADE),--upgrade) --custom-compile-command "make lock" \
+	  -o $(LOCK)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .cache
