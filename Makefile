@@ -15,16 +15,27 @@ STAMP := $(VENV)/.installed
 LOCK := requirements.lock
 LOCK_TOOLS := .cache/lock-tools
 
-.PHONY: run test setup system-packages lint clean bench i18n lock
+.PHONY: run test check setup system-packages lint clean bench i18n lock
 
 run: setup
 	$(BIN)/python -m bot
+
+# The suite runs on one worker per core (pytest-xdist; docs/testing.md has the figures).
+PYTEST := $(BIN)/python -m pytest -q -n auto --dist worksteal
 
 test: setup
 	$(BIN)/ruff check bot cogs tests bench
 	$(BIN)/ruff format --check bot cogs tests bench
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q
+	$(PYTEST)
+
+# The inner loop: ruff, mypy and every test that needs no bot against the loopback Discord, no bot process
+# and no browser (about a minute).
+check: setup
+	$(BIN)/ruff check bot cogs tests bench
+	$(BIN)/ruff format --check bot cogs tests bench
+	$(BIN)/mypy
+	$(PYTEST) -m "not discord and not browser and not bot_process"
 
 lint: setup
 	$(BIN)/ruff check bot cogs tests bench

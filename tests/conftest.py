@@ -35,6 +35,19 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "both_databases: an e2e test of the product bot that runs on PostgreSQL too (see above)"
     )
+    config.addinivalue_line("markers", "discord: a bot against the loopback Discord (given by its fixtures)")
+    config.addinivalue_line("markers", "browser: drives headless Chromium (given by its fixtures)")
+    config.addinivalue_line("markers", "bot_process: starts the bot as a process, `python -m bot`")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # `make check` runs what needs neither (`-m "not discord and not browser and not bot_process"`).
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        if "fake_discord" in fixtures:
+            item.add_marker(pytest.mark.discord)
+        if "browser" in fixtures:
+            item.add_marker(pytest.mark.browser)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

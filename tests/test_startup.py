@@ -31,6 +31,7 @@ from bot.app import GatewayUnreachable
 from bot.store import Store, UnusableDatabase
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.bot_process
 
 # Points discord.py at the test's addresses (never Discord's), with short deadlines, then runs the bot.
 LAUNCH = """
