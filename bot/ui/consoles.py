@@ -7,6 +7,12 @@ interaction token lives (15 minutes from the last press or opening) the layer ed
 player's view changes, through the interaction's own webhook, one edit at a time per player. Just before
 the token dies the console is edited one last time to say how to reopen it.
 
+A console is only ever drawn into its owner's private message. A press answers through the clicked
+message's own token, so a console id sent from any other message (a modified client can send any id on
+any message: the table, a lobby, another game's console) would turn that message into the presser's
+console, shown to all who see it. Such a press is refused privately and changes nothing, and so is one by
+anyone not seated in the session the id names (`guard`).
+
 News are the private events addressed to a player by someone else's action or by a timer (a stolen card,
 a card the bot drew for them), stored with that action (bot/ui/news.py): shown at the top of their live
 console, or else at the top of the next private answer they get (`attach_news`), and deleted once shown.
@@ -24,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine.errors import GameError
+from bot.engine.errors import BadAction, GameError
 from bot.engine.game import Event
 from bot.i18n import language_of, t
 from bot.ui import components
@@ -43,6 +49,9 @@ LIVE_SECONDS = 14 * 60  # the console says how to reopen it this long after its 
 ConsoleDrawer = Callable[[int, str, str, list[Event], str | None], Awaitable["Table"]]
 # The player's news events as lines of text, in their language.
 NewsWriter = Callable[[int, list[Event], str], Awaitable[list[str]]]
+# Refuses (raises a GameError) a press by anyone who may not press that console: not seated in the session
+# the id names, or a session of another game.
+PressGuard = Callable[[discord.Interaction[Any], int], Awaitable[None]]
 
 
 @dataclass
@@ -52,6 +61,7 @@ class _Console:
     interaction: discord.Interaction[Any]
     lang: str
     opened: float  # when the token was issued (the desk's clock)
+    message_id: int | None = None  # the console's message, where alone it may be drawn
     news: list[Event] = field(default_factory=list)  # shown since the player's last press
     refusal: str | None = None  # the last press's refusal, shown until the next press
     shown: Any = None  # what the console shows, to skip an edit that would change nothing
@@ -70,12 +80,16 @@ class ConsoleDesk:
         reopen_hint: Callable[[str], str],
         news: News,
         *,
+        game: str = "",
+        guard: PressGuard | None = None,
         clock: Callable[[], float] = time.monotonic,
         live_seconds: float = LIVE_SECONDS,
     ) -> None:
         self.draw = draw
         self.write_news = write_news
         self.reopen_hint = reopen_hint
+        self.game = game  # the ids of this game's buttons begin with `<game>:<session>:`
+        self.guard = guard
         self.clock = clock
         self.live_seconds = live_seconds
         self.news = news
@@ -98,7 +112,14 @@ class ConsoleDesk:
         work: Callable[[], Awaitable[Any]],
     ) -> None:
         """A press on the console: do the work, then redraw the console in place; a refusal is drawn
-        inside it. The press's token keeps the console live for another 15 minutes."""
+        inside it. The press's token keeps the console live for another 15 minutes.
+
+        A press from anyone not seated there, or from any message but the player's console, is refused
+        (a GameError, answered privately by the router) before anything is done or drawn."""
+        if self.guard is not None:
+            await self.guard(interaction, session_id)
+        if not self._from_console(interaction, session_id, player):
+            raise BadAction("ui.console.elsewhere")
         refusal = None
         try:
             await work()
@@ -118,15 +139,32 @@ class ConsoleDesk:
         console = _Console(interaction, lang, self.clock(), news=taken.events, refusal=refusal)
         try:
             table = await self.draw(session_id, player, lang, taken.events, refusal)
-            await _edit(interaction, table)
+            drawn = await _edit(interaction, table)
         except BaseException:
             self.news.give_back(taken)
             raise
         await self.news.shown(taken)
         console.shown = _fingerprint(table)
+        console.message_id = getattr(drawn, "id", None)
         self._open[key] = console
         loop = asyncio.get_running_loop()
         console.expiry = loop.call_later(self.live_seconds, self._expire_soon, key, console)
+
+    def _from_console(self, interaction: discord.Interaction[Any], session_id: int, player: str) -> bool:
+        """Whether the press came from the player's own console of this session: a private message of
+        theirs (only its recipient can press it) that is the console the desk drew for them, or an older
+        console of theirs, which shows this session's buttons (a restart, or a console opened again)."""
+        message = interaction.message
+        if message is None or not message.flags.ephemeral:
+            return False
+        meta = message.interaction_metadata
+        if meta is not None and meta.user.id != interaction.user.id:
+            return False
+        console = self._open.get((session_id, player))
+        if console is not None and console.message_id is not None and console.message_id == message.id:
+            return True
+        ours = f"{self.game}:{session_id}:"
+        return any(custom_id.startswith(ours) for custom_id in components.custom_ids(message))
 
     # -- live edits -----------------------------------------------------------------------------------
 
@@ -268,12 +306,13 @@ def with_news(table: Table, news: list[str], refusal: str | None, lang: str) -> 
     return table
 
 
-async def _edit(interaction: discord.Interaction[Any], table: Table) -> None:
-    """Draw the console in the interaction's own message (the console, never a public message)."""
+async def _edit(interaction: discord.Interaction[Any], table: Table) -> Any:
+    """Draw the console in the interaction's own message (the console, never a public message): the
+    message drawn, as Discord answered."""
     attachments = [table.file] if table.file is not None else []
     if table.file is not None:
         table.file.reset()
-    await interaction.edit_original_response(
+    return await interaction.edit_original_response(
         content=None, embed=table.embed, view=components.view_of(*table.items), attachments=attachments
     )
 

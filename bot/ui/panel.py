@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+from bot.engine.errors import NotAPlayer
 from bot.engine.game import Event
 from bot.engine.sessions import ActResult
 from bot.i18n import t
@@ -33,10 +34,19 @@ class PrivatePanel(TableBase):
 
         await self.consoles.press(click.interaction, click.session_id, click.player, work)
 
+    async def _may_press(self, interaction: discord.Interaction[Any], session_id: int) -> None:
+        """A press that redraws a console: the presser plays in the session its id names, a session of
+        this game in this channel (any other id is refused before a console is drawn)."""
+        await self.seated(interaction, session_id)
+
     async def _draw_console(
         self, session_id: int, player: str, lang: str, news: list[Event], refusal: str | None
     ) -> Table:
         record = await self.bot.sessions.session(session_id)
+        # A console is the view of a seat of this game's session: the keys `private_panel` reads are
+        # only there (another game's view, or a spectator's, lacks a hand or a rack).
+        if record.game != self.game_name or player not in record.players:
+            raise NotAPlayer("ui.not_a_player")
         panel = await self.private_panel(record, await self.bot.sessions.view(session_id, player), lang)
         if isinstance(panel, Table):
             console = panel

@@ -117,7 +117,12 @@ class TableCog(Lobby, TableMessages, Controls, PrivatePanel, TableBase):
         self._tasks = set()  # redraws under way that nobody awaits
         self.pace = Pace(self.redraw_interval)
         self.consoles = ConsoleDesk(
-            self._draw_console, self.news_lines, self._reopen_hint, News(lambda: self.bot.store)
+            self._draw_console,
+            self.news_lines,
+            self._reopen_hint,
+            News(lambda: self.bot.store),
+            game=self.game_name,
+            guard=self._may_press,
         )
         self.turn_notices = TurnNotices(self._wants_turn_notices, lambda: self.bot.store)
         # Tables Discord would not show after every retry, and their redraws later.
