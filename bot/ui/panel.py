@@ -1,8 +1,10 @@
 """The private panel's side of a table: its button opens the player's live console (bot/ui/consoles.py), a
-console's buttons act, and every action tells the consoles and news of the table."""
+console's buttons act, and every action tells the consoles and news of the table. At start, the consoles
+open before a restart are found again and follow the table."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import discord
@@ -12,8 +14,10 @@ from bot.engine.game import Event
 from bot.engine.sessions import ActResult
 from bot.i18n import t
 from bot.ui.components import Click
-from bot.ui.consoles import with_news
+from bot.ui.consoles import TOKEN_SECONDS, StoredToken, with_news
 from bot.ui.table_base import Table, TableBase
+
+log = logging.getLogger(__name__)
 
 
 class PrivatePanel(TableBase):
@@ -55,6 +59,30 @@ class PrivatePanel(TableBase):
         else:
             console = Table(discord.Embed(description=panel, colour=self.colour))
         return with_news(console, await self.news_lines(session_id, news, lang), refusal, lang)
+
+    async def restore_consoles(self) -> None:
+        """At start: the consoles open before the restart (their tokens still live) follow the table again,
+        each redrawn once now (the table may have moved since, a timer at start)."""
+        await self.bot.wait_until_ready()
+        store = self.bot.store
+        wall = self.consoles.wall()
+        try:
+            await store.db.run(store.consoles.drop_older_statements(wall - TOKEN_SECONDS))
+            stored = await store.consoles.live(
+                self.game_name, wall - self.consoles.live_seconds, self.bot.sessions.shards
+            )
+        except Exception:
+            log.exception("the consoles of %s could not be read: they stay as they are", self.title)
+            return
+        sessions = set()
+        for console in stored:
+            token = StoredToken(self.bot, console.application_id, console.token)
+            if self.consoles.restore(console, token):
+                sessions.add(console.session_id)
+        for session_id in sorted(sessions):
+            self.consoles.changed(session_id)
+        if stored:
+            log.info("%d console(s) of %s follow their table again", len(stored), self.title)
 
     def _reopen_hint(self, lang: str) -> str:
         return t("ui.console.reopen", lang, button=self.panel_text(lang))

@@ -123,6 +123,7 @@ class TableCog(Lobby, TableMessages, Controls, PrivatePanel, TableBase):
             News(lambda: self.bot.store),
             game=self.game_name,
             guard=self._may_press,
+            store=lambda: self.bot.store,
         )
         self.turn_notices = TurnNotices(self._wants_turn_notices, lambda: self.bot.store)
         # Tables Discord would not show after every retry, and their redraws later.
@@ -148,6 +149,7 @@ class TableCog(Lobby, TableMessages, Controls, PrivatePanel, TableBase):
         self.bot.table_listeners[self.game_name] = self.on_events
         self.bot.votes.handlers[self._end_vote_kind] = self._end_vote_closed
         self._background(self.repair_tables())
+        self._background(self.restore_consoles())
 
     async def cog_unload(self) -> None:
         self.bot.table_listeners.pop(self.game_name, None)

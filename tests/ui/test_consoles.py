@@ -102,8 +102,10 @@ async def store(tmp_path: Any) -> Any:
     await store.close()
 
 
-def desk(game: Game, store: Store, **kwargs: Any) -> ConsoleDesk:
-    """A desk of the game "race"."""
+def desk(game: Game, store: Store, *, kept: bool = False, **kwargs: Any) -> ConsoleDesk:
+    """A desk of the game "race"; `kept`: it stores its consoles' tokens."""
+    if kept:
+        kwargs["store"] = lambda: store
     return ConsoleDesk(
         game.draw, game.news, lambda lang: "press Mine to reopen", News(lambda: store), game="race", **kwargs
     )
@@ -381,3 +383,53 @@ async def test_a_console_whose_clock_ran_past_its_life_is_left_alone(store: Stor
     await quiet(consoles)
     assert len(click.edits) == 1
     consoles.close()
+
+
+async def test_an_open_console_is_stored_and_follows_the_game_again_after_a_restart(store: Store) -> None:
+    now = [10_000.0]
+    game, opened = Game(), Interaction()
+    consoles = desk(game, store, kept=True, wall=lambda: now[0])
+    await consoles.open(opened, 1, "ann")  # type: ignore[arg-type]
+    [kept] = await store.consoles.live("race", 0.0)
+    assert (kept.player, kept.token, kept.message_id) == ("ann", opened.token, opened.drawn.id)
+    assert (kept.application_id, kept.language, kept.opened_at) == (99, "en", 10_000.0)
+
+    # Pressed on within a minute: the stored token stays (it edits the same message); later, the newer.
+    now[0] += 5
+
+    async def work() -> None:
+        game.count += 1
+
+    await consoles.press(Interaction(on=opened.drawn), 1, "ann", work)  # type: ignore[arg-type]
+    assert [c.token for c in await store.consoles.live("race", 0.0)] == [opened.token]
+    now[0] += 60
+    later = Interaction(on=opened.drawn)
+    await consoles.press(later, 1, "ann", work)  # type: ignore[arg-type]
+    [kept] = await store.consoles.live("race", 0.0)
+    assert (kept.token, kept.opened_at, kept.message_id) == (later.token, 10_065.0, opened.drawn.id)
+
+    # A restart: nothing in memory. The stored console is live again and follows the game.
+    now[0] += 30
+    restarted = desk(game, store, kept=True, wall=lambda: now[0])
+    token = Interaction()  # what edits the console's message through the stored token
+    assert restarted.restore(kept, token)  # type: ignore[arg-type]
+    assert restarted.is_open(1, "ann")
+    game.count += 1
+    restarted.changed(1)
+    await quiet(restarted)
+    assert token.shown == "ann: 3"
+
+
+async def test_a_stored_console_whose_token_is_past_its_life_is_not_restored_and_its_row_goes(
+    store: Store,
+) -> None:
+    now = [10_000.0]
+    consoles = desk(Game(), store, kept=True, wall=lambda: now[0], live_seconds=0.05)
+    await consoles.open(Interaction(), 1, "ann")  # type: ignore[arg-type]
+    [kept] = await store.consoles.live("race", 0.0)
+    now[0] += 0.06
+    restarted = desk(Game(), store, kept=True, wall=lambda: now[0], live_seconds=0.05)
+    assert not restarted.restore(kept, Interaction())  # type: ignore[arg-type]
+    await asyncio.sleep(0.08)  # the first desk's console says how to reopen it: of no more use
+    await quiet(consoles)
+    assert await store.consoles.live("race", 0.0) == []
