@@ -21,6 +21,7 @@ from bot.store.repositories import (
     Actions,
     Board,
     ChannelTaken,
+    Consoles,
     FinishedGame,
     GameTally,
     GuildSettings,
@@ -44,6 +45,7 @@ from bot.store.repositories import (
     Sessions,
     Standing,
     Stats,
+    StoredConsole,
     TurnNotice,
     TurnNotices,
     UsedWordRecord,
@@ -87,6 +89,7 @@ __all__ = [
     "ShardsRefused",
     "StaleWrite",
     "Standing",
+    "StoredConsole",
     "Store",
     "Transaction",
     "TurnNotice",
@@ -118,6 +121,7 @@ class Store:
         self.meta = Meta(db)
         self.news = News(db)
         self.turn_notices = TurnNotices(db)
+        self.consoles = Consoles(db)
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = DEFAULT_SYNCHRONOUS) -> Store:

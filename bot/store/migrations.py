@@ -242,6 +242,20 @@ MIGRATIONS: list[str] = [
     CREATE INDEX sessions_finished_by_game ON sessions (guild_id, game, finished_at)
         WHERE status = 'finished';
     """,
+    # 12: each player's open console, so that it follows the table again after a restart: the interaction token
+    # that edits its message (Discord honours one for 15 minutes), when it was issued, and the message.
+    """
+    CREATE TABLE consoles (
+        session_id      INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        player          TEXT NOT NULL,
+        application_id  INTEGER NOT NULL,
+        token           TEXT NOT NULL,
+        language        TEXT NOT NULL,
+        opened_at       REAL NOT NULL,
+        message_id      INTEGER,
+        PRIMARY KEY (session_id, player)
+    ) WITHOUT ROWID;
+    """,
 ]
 
 

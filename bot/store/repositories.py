@@ -418,6 +418,7 @@ class Sessions:
             unit += News.add_statements(record.id, version, action.created_at, news or {})
         elif record.status in OPEN_STATUSES:
             unit.append(News.drop_session_statement(record.id))
+            unit.append(Consoles.drop_session_statement(record.id))
         return unit
 
     @staticmethod
@@ -458,6 +459,7 @@ class Sessions:
         conn.execute("UPDATE sessions SET status = ?, updated_at = ? WHERE id = ?", (status, now, session_id))
         conn.execute("DELETE FROM timers WHERE session_id = ?", (session_id,))
         conn.execute("DELETE FROM news WHERE session_id = ?", (session_id,))  # nobody can be shown them now
+        conn.execute("DELETE FROM consoles WHERE session_id = ?", (session_id,))  # nor a console redrawn
 
     @staticmethod
     def drop_timer_work(conn: sqlite3.Connection, session_id: int, key: str) -> None:
@@ -536,6 +538,91 @@ class News:
             "SELECT id, event FROM news WHERE session_id = ? AND player = ? ORDER BY id", (session_id, player)
         )
         return [(int(row[0]), json.loads(row[1])) for row in rows]
+
+
+@dataclass(frozen=True)
+class StoredConsole:
+    """A player's open console: the interaction token that edits its message, issued at `opened_at`."""
+
+    session_id: int
+    player: str
+    application_id: int
+    token: str
+    language: str
+    opened_at: float
+    message_id: int | None = None
+
+
+class Consoles:
+    """Each player's open console per session, so that a restart keeps it following the table (its token
+    edits it for 15 minutes from its interaction). One row per player: their latest console. Dropped with
+    the session's end (a closed game's consoles are no longer redrawn) and once the token is of no use."""
+
+    def __init__(self, db: Backend) -> None:
+        self._db = db
+
+    @staticmethod
+    def save_statements(console: StoredConsole) -> list[Statement]:
+        return [
+            Statement(
+                "INSERT INTO consoles (session_id, player, application_id, token, language, opened_at,"
+                " message_id) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, player) DO UPDATE SET"
+                " application_id = excluded.application_id, token = excluded.token,"
+                " language = excluded.language, opened_at = excluded.opened_at,"
+                " message_id = excluded.message_id",
+                (
+                    console.session_id,
+                    console.player,
+                    console.application_id,
+                    console.token,
+                    console.language,
+                    console.opened_at,
+                    console.message_id,
+                ),
+            )
+        ]
+
+    @staticmethod
+    def drop_statements(session_id: int, player: str, token: str) -> list[Statement]:
+        """That console's row, unless a newer console of the player replaced it meanwhile."""
+        return [
+            Statement(
+                "DELETE FROM consoles WHERE session_id = ? AND player = ? AND token = ?",
+                (session_id, player, token),
+            )
+        ]
+
+    @staticmethod
+    def drop_session_statement(session_id: int) -> Statement:
+        return Statement("DELETE FROM consoles WHERE session_id = ?", (session_id,))
+
+    @staticmethod
+    def drop_older_statements(before: float) -> list[Statement]:
+        """Consoles whose token Discord no longer honours."""
+        return [Statement("DELETE FROM consoles WHERE opened_at < ?", (before,))]
+
+    async def live(self, game: str, since: float, shards: Shards | None = None) -> list[StoredConsole]:
+        """The consoles of `game`'s running sessions (of the guilds of `shards`) opened since `since`."""
+        served, params = (shards or Shards()).where("s.guild_id")
+        rows = await self._db.fetch_all(
+            "SELECT c.session_id, c.player, c.application_id, c.token, c.language, c.opened_at, c.message_id"
+            " FROM consoles AS c JOIN sessions AS s ON s.id = c.session_id"
+            f" WHERE s.game = ? AND s.status = 'active' AND c.opened_at >= ? AND {served}"
+            " ORDER BY c.session_id, c.player",
+            (game, since, *params),
+        )
+        return [
+            StoredConsole(
+                session_id=int(row[0]),
+                player=str(row[1]),
+                application_id=int(row[2]),
+                token=str(row[3]),
+                language=str(row[4]),
+                opened_at=float(row[5]),
+                message_id=None if row[6] is None else int(row[6]),
+            )
+            for row in rows
+        ]
 
 
 @dataclass(frozen=True)

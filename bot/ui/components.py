@@ -162,6 +162,19 @@ async def dispatch_interaction(interaction: discord.Interaction[Any]) -> None:
         await _route(interaction, custom_id, modal=False)
 
 
+def custom_ids(message: discord.Message) -> list[str]:
+    """The ids of every button and select the message shows."""
+    found: list[str] = []
+    stack: list[Any] = list(message.components)
+    while stack:
+        component = stack.pop()
+        stack.extend(getattr(component, "children", None) or [])
+        custom_id = getattr(component, "custom_id", None)
+        if isinstance(custom_id, str):
+            found.append(custom_id)
+    return found
+
+
 def _on_message(message: discord.Message | None, custom_id: str, component_type: object) -> bool:
     """Whether discord.py will route this click to TableItem: the message shows a component with its id."""
     if message is None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from bot.engine.errors import BadAction, GameOver, NotAPlayer
+from bot.engine.errors import BadAction, GameOver, NotAPlayer, StaleAction, WrongPhase
 from bot.engine.sessions import ActResult
 from bot.games import game_info
 from bot.games.defaults import lobby_options, server_defaults
@@ -152,11 +152,27 @@ class Lobby(TableBase):
         return record
 
     async def _join(self, click: Click) -> None:
-        await self._lobby_record(click)
+        try:
+            await self._lobby_record(click)
+        except (StaleAction, GameOver):
+            await self._started_without(click)
+            raise
         record = await self.bot.sessions.join(
             click.session_id, click.player, click.interaction.user.display_name
         )
         await self._show_lobby(click.interaction, record)
+
+    async def _started_without(self, click: Click) -> None:
+        """Join on a lobby whose game has started: say so, and where to watch it (its table message, or
+        the channel while the table is being posted), rather than that the table has moved on."""
+        record = await self.bot.sessions.session(click.session_id)
+        if record.game != self.game_name or record.status != "active":
+            return
+        if record.message_id is not None:
+            where = message_link(record.guild_id, record.channel_id, record.message_id)
+        else:
+            where = f"<#{record.channel_id}>"
+        raise WrongPhase("ui.lobby.join_started", game=self.title, where=where)
 
     async def _leave(self, click: Click) -> None:
         await self._lobby_record(click)

@@ -116,10 +116,16 @@ class TableCog(Lobby, TableMessages, Controls, PrivatePanel, TableBase):
         self.bot = bot
         self._redraws = {}
         self._tasks = set()  # redraws under way that nobody awaits
-        self._repair: asyncio.Future[None] | None = None
+        self._at_start: list[asyncio.Future[None]] = []  # the start's repairs, until done
         self.pace = Pace(self.redraw_interval)
         self.consoles = ConsoleDesk(
-            self._draw_console, self.news_lines, self._reopen_hint, News(lambda: self.bot.store)
+            self._draw_console,
+            self.news_lines,
+            self._reopen_hint,
+            News(lambda: self.bot.store),
+            game=self.game_name,
+            guard=self._may_press,
+            store=lambda: self.bot.store,
         )
         self.turn_notices = TurnNotices(self._wants_turn_notices, lambda: self.bot.store)
         # Tables Discord would not show after every retry, and their redraws later.
@@ -144,14 +150,14 @@ class TableCog(Lobby, TableMessages, Controls, PrivatePanel, TableBase):
     async def cog_load(self) -> None:
         self.bot.table_listeners[self.game_name] = self.on_events
         self.bot.votes.handlers[self._end_vote_kind] = self._end_vote_closed
-        self._repair = self._background(self.repair_tables())
+        self._at_start = [self._background(self.repair_tables()), self._background(self.restore_consoles())]
 
     async def cog_unload(self) -> None:
         self.bot.table_listeners.pop(self.game_name, None)
-        # At shutdown the start's repair stops where it is (the next start checks every table again), and
-        # redraws under way finish while Discord and the database are still open.
-        if self._repair is not None:
-            self._repair.cancel()
+        # At shutdown the start's repairs stop where they are (the next start does them again), and redraws
+        # under way finish while Discord and the database are still open.
+        for task in self._at_start:
+            task.cancel()
         if self._tasks:
             await asyncio.wait(self._tasks, timeout=UNLOAD_WAIT)
         self.consoles.close()

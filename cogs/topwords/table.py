@@ -359,8 +359,9 @@ def board_file(png: bytes, lang: Lang) -> discord.File:
 
 
 def console(record: SessionRecord, view: View, lang: Lang) -> Table:
-    """A player's console: their rack, whose turn it is, and a Pass button while it is theirs."""
-    lines = [rack_text(lang, view)]
+    """A player's console: their rack, whose turn it is, and a Pass button while it is theirs. Drawn from
+    a view without a rack (a spectator's), it shows whose turn it is and nothing to press."""
+    lines = [rack_text(lang, view)] if "rack" in view else []
     turn = view.get("turn")
     if turn is not None:
         key = N_("topwords.console.your_turn") if turn == view.get("you") else N_("topwords.console.turn_of")

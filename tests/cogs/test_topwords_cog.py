@@ -231,6 +231,16 @@ def test_the_mover_sees_points_and_new_rack_privately():
     assert "Dein Stellbrett" in table.rack_text("de", game.view("ann"))
 
 
+def test_a_console_drawn_from_a_view_without_a_rack_shows_whose_turn_and_nothing_to_press():
+    """The layer draws a console only for a seat (#42); drawn from a spectator's view all the same, it
+    reads no key that view lacks and offers nothing."""
+    game = Game()
+    mine = table.console(game.record, game.view("ann"), "en")
+    assert "Your rack" in (mine.embed.description or "") and mine.items
+    watching = table.console(game.record, game.view(None), "en")
+    assert watching.embed.description == "It is **Ann**'s turn." and watching.items == []
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_no_rack_letter_ever_reaches_the_table(lang):
     """Hidden information: the table is built from the spectator's view; rack events are never shown."""

@@ -5,6 +5,9 @@ Skeleton's turn timer draws a card face down for an idle player: that card is ne
 turn runs out while the bot is down (its deadline moved into the past in the stored timers), so the next
 process fires it as it starts; that process is killed in turn, and a third one must still show the player
 the card, once, and neither ping the turn again nor leave an old turn message behind.
+
+And the consoles open when the bot was killed follow the table again once it is back (#42): in Toppo, the
+console of a player waiting for the other to begin goes on to show play, without his pressing anything.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from bot.i18n import t
 from bot.store import Store
 
 from .conftest import requires_product
@@ -134,3 +138,37 @@ async def test_news_and_the_turn_message_survive_bot_processes_killed_and_starte
     [last] = await table.fake.wait_until(lambda: live_notices(table) or None, within=10, what="the next turn")
     assert last.pinged == [idle.id] and notices_posted(table) == 3
     assert await third.stop(signal.SIGTERM) == 0
+
+
+async def test_open_consoles_follow_the_table_again_after_the_bot_is_killed_and_started_again(
+    spawn_bot: SpawnBot, fake_discord: FakeDiscord, table: Table, database: Path | str
+) -> None:
+    first = await spawn_bot(PRODUCT, database=database)
+    await wait_for_new_session(fake_discord, first)
+    alice, bob = table.user("alice"), table.user("bob", locale="de")
+    lobby = (await alice.slash("toppo new", games=1)).linked
+    assert lobby is not None
+    await bob.click(lobby, "Join")
+    await alice.click(lobby, "Start")
+    board = await table.wait_for_message(lambda m: "Toppo — game 1 of" in m.text, what="the table")
+    awaited, other = (alice, bob) if "Play waits for **Alice** to begin." in board.text else (bob, alice)
+    lang = {alice.id: "en", bob.id: "de"}
+    consoles = {}
+    for player in (awaited, other):
+        opened = (await player.click(board, "My console")).message
+        assert opened is not None and opened.ephemeral
+        consoles[player.id] = opened
+    waiting = consoles[other.id]
+    waits = t("toppo.console.wait_for", lang[other.id], name=awaited.name.capitalize())
+    assert waits in waiting.text
+
+    # Killed with both consoles open, started again: the awaited player begins from the console he opened
+    # before; the other's console (his last press was before the restart) follows play.
+    second = await restart(spawn_bot, fake_discord, first, database)
+    begun = await awaited.click(consoles[awaited.id], t("toppo.button.begin", lang[awaited.id]))
+    assert begun.kind == "deferred update" and not begun.followups
+    playing = t("toppo.console.playing", lang[other.id])
+    await table.fake.wait_until(lambda: playing in waiting.text, within=10, what="the waiting console")
+    assert waits not in waiting.text and waiting.ephemeral
+    assert all(playing not in m.text for m in table.channel_messages())
+    assert await second.stop(signal.SIGTERM) == 0

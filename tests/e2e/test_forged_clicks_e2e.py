@@ -128,6 +128,38 @@ async def test_the_hosts_old_lobby_cancel_replayed_on_a_running_game_cancels_not
     assert (await product_bot.sessions.session(game.sid)).status == "active"
 
 
+async def test_join_on_a_lobby_whose_game_started_says_so_and_where_to_watch_it(
+    product_bot: Any, table: Table
+) -> None:
+    """A client that missed the lobby's closing edit still shows Join: the press says the game has started
+    and links its table (where anyone may watch), in the presser's language, and seats nobody."""
+    alice, bob = table.user("alice"), table.user("bob")
+    lobby = (await alice.slash("topstop new", language="en")).linked
+    assert lobby is not None
+    await bob.click(lobby, "Join")
+    drawn = copy.deepcopy(lobby.raw)
+    await alice.click(lobby, "Start")
+    game = Game(table, [alice, bob], product_bot)
+    game.sid = int(drawn["components"][0]["components"][0]["custom_id"].split(":")[1])
+    first = await table.wait_for_message(lambda m: "who spins first?" in m.text, what="the table")
+    record = await product_bot.sessions.session(game.sid)
+    assert record.status == "active" and record.message_id == first.id
+    link = f"https://discord.com/channels/{record.guild_id}/{record.channel_id}/{record.message_id}"
+    said = {
+        "en": "This game of Top Stop has already started. You can watch it at its table:",
+        "fr": "Cette partie de Top Stop a déjà commencé. Vous pouvez la regarder à sa table\u00a0:",
+        "de": "Diese Partie Top Stop hat schon begonnen. Am Tisch kannst du zuschauen:",
+    }
+    for (name, locale), lang in zip((("carol", "en-US"), ("dave", "fr"), ("erin", "de")), said, strict=True):
+        late = table.user(name, locale=locale)
+        reply = await unchanged(game, lambda p=late: click_as_drawn(p, drawn, "Join"))
+        assert reply.private is not None and reply.private.text == f"⚠️ {said[lang]} {link}"
+        assert STALE not in reply.private.text
+    seated = await unchanged(game, lambda: click_as_drawn(bob, drawn, "Join"))  # a player: the same answer
+    assert seated.private is not None and said["en"] in seated.private.text
+    assert (await product_bot.sessions.session(game.sid)).players == [str(alice.id), str(bob.id)]
+
+
 async def test_an_end_votes_button_after_the_game_ended_does_nothing(product_bot: Any, table: Table) -> None:
     game = await Game.open(table, ["alice", "bob", "carol"], product_bot, language="en")
     _, bob, carol = game.players

@@ -7,6 +7,7 @@ import sqlite3
 import pytest
 
 from bot.store import ChannelTaken, SchemaTooNew, SessionRecord, Store, UsedWordRecord
+from bot.store.database import Statement
 from bot.store.migrations import MIGRATIONS
 from tests.store.helpers import sqlite_at_version
 
@@ -266,6 +267,59 @@ async def test_a_tables_turn_notice_is_stored_replaced_and_dropped(store):
     assert await store.turn_notices.get(sid) == TurnNotice(("bob", "cat"), 12, 11)
     await store.db.run(TurnNotices.drop_statements(sid))
     assert await store.turn_notices.get(sid) is None
+
+
+async def test_migration_12_adds_the_consoles_to_a_database_of_version_11(tmp_path):
+    path = tmp_path / "eleven.db"
+    connection = sqlite_at_version(path, 11)
+    connection.execute(
+        "INSERT INTO sessions (guild_id, channel_id, game, status, host_id, seed, created_at, updated_at)"
+        " VALUES (1, 10, 'race', 'active', 'ann', 7, 1.0, 1.0)"
+    )
+    connection.execute("PRAGMA user_version=11")
+    connection.commit()
+    connection.close()
+    store = await Store.open(path)
+    try:
+        assert await store.db.schema_version() == len(MIGRATIONS) >= 12
+        assert await store.consoles.live("race", 0.0) == []
+    finally:
+        await store.close()
+
+
+async def test_a_players_console_is_stored_replaced_read_back_and_dropped(store):
+    from functools import partial
+
+    from bot.store import StoredConsole
+    from bot.store.repositories import Consoles, Sessions
+
+    sid = await news_session(store)
+    other = await news_session_in(store, channel_id=11, game="other")
+    for session_id in (sid, other):
+        await store.db.run([Statement("UPDATE sessions SET status = 'active' WHERE id = ?", (session_id,))])
+    ann = StoredConsole(sid, "ann", 99, "token-1", "fr", 100.0, 500)
+    await store.db.run(Consoles.save_statements(ann))
+    await store.db.run(Consoles.save_statements(StoredConsole(sid, "bob", 99, "token-2", "en", 50.0)))
+    await store.db.run(Consoles.save_statements(StoredConsole(other, "ann", 99, "token-3", "en", 100.0)))
+    assert await store.consoles.live("race", 60.0) == [ann]  # this game's, opened since then
+    newer = StoredConsole(sid, "ann", 99, "token-4", "de", 200.0, 501)
+    await store.db.run(Consoles.save_statements(newer))  # one row a player: their latest console
+    assert await store.consoles.live("race", 0.0) == [
+        newer,
+        StoredConsole(sid, "bob", 99, "token-2", "en", 50.0),
+    ]
+    await store.db.run(Consoles.drop_statements(sid, "ann", "token-1"))  # replaced meanwhile: stays
+    await store.db.run(Consoles.drop_older_statements(60.0))
+    assert await store.consoles.live("race", 0.0) == [newer]
+    await store.db.run(partial(Sessions.close_work, session_id=sid, status="cancelled", now=2.0))
+    assert await store.consoles.live("race", 0.0) == []  # a closed game's consoles are not redrawn
+    await store.db.run(Consoles.drop_statements(other, "ann", "token-3"))
+    assert await store.consoles.live("other", 0.0) == []
+
+
+async def news_session_in(store, *, channel_id: int, game: str) -> int:
+    async with store.transaction() as tx:
+        return await store.sessions.create(tx, lobby(channel_id, game))
 
 
 async def test_the_leaderboard_ranks_a_player_who_left_after_those_who_stayed(store):

@@ -4,12 +4,14 @@ player, a note on how to reopen before the token dies."""
 from __future__ import annotations
 
 import asyncio
+import itertools
+from types import SimpleNamespace
 from typing import Any
 
 import discord
 import pytest
 
-from bot.engine.errors import BadAction
+from bot.engine.errors import BadAction, NotAPlayer
 from bot.engine.game import Event
 from bot.store import SessionRecord, Store
 from bot.store.repositories import News as StoredNews
@@ -29,20 +31,42 @@ class Response:
         self.deferred = kwargs
 
 
-class Interaction:
-    """An interaction whose token edits its own message: every edit is recorded."""
+_ids = itertools.count(1000)
 
-    def __init__(self, delay: float = 0.0) -> None:
-        self.id = 1
+
+def message(*, ephemeral: bool = True, owner: int | None = 1, ids: tuple[str, ...] = ()) -> Any:
+    """A message as a click brings it: its flags, who its interaction was for, its buttons' ids."""
+    return SimpleNamespace(
+        id=next(_ids),
+        flags=SimpleNamespace(ephemeral=ephemeral),
+        interaction_metadata=None if owner is None else SimpleNamespace(user=SimpleNamespace(id=owner)),
+        components=[SimpleNamespace(children=[SimpleNamespace(custom_id=i) for i in ids])],
+    )
+
+
+class Interaction:
+    """An interaction whose token edits its own message: every edit is recorded. A press is made on
+    `on` (by default the presser's own private message); the panel's click answers with a new one."""
+
+    def __init__(self, delay: float = 0.0, on: Any = None, user: int = 1) -> None:
+        self.id = next(_ids)
+        self.application_id = 99
+        self.token = f"token-{self.id}"
         self.locale = discord.Locale.american_english
+        self.user = SimpleNamespace(id=user)
+        self.message = on if on is not None else message(owner=user)
         self.response = Response()
         self.extras: dict[str, Any] = {}
         self.edits: list[dict[str, Any]] = []
         self.delay = delay
+        self.drawn: Any = None  # the message its token edits
 
-    async def edit_original_response(self, **kwargs: Any) -> None:
+    async def edit_original_response(self, **kwargs: Any) -> Any:
         await asyncio.sleep(self.delay)
         self.edits.append(kwargs)
+        if self.drawn is None:  # a deferred private answer is a new message; a press's, the one pressed
+            self.drawn = message() if self.response.deferred else self.message
+        return self.drawn
 
     @property
     def shown(self) -> str:
@@ -78,9 +102,12 @@ async def store(tmp_path: Any) -> Any:
     await store.close()
 
 
-def desk(game: Game, store: Store, **kwargs: Any) -> ConsoleDesk:
+def desk(game: Game, store: Store, *, kept: bool = False, **kwargs: Any) -> ConsoleDesk:
+    """A desk of the game "race"; `kept`: it stores its consoles' tokens."""
+    if kept:
+        kwargs["store"] = lambda: store
     return ConsoleDesk(
-        game.draw, game.news, lambda lang: "press Mine to reopen", News(lambda: store), **kwargs
+        game.draw, game.news, lambda lang: "press Mine to reopen", News(lambda: store), game="race", **kwargs
     )
 
 
@@ -159,15 +186,79 @@ async def test_the_consoles_one_action_changes_are_drawn_one_per_turn_of_the_eve
 
 
 async def test_a_refused_press_is_shown_inside_the_console_it_was_pressed_on(store: Store) -> None:
-    game, press = Game(), Interaction()
+    game, opened = Game(), Interaction()
     consoles = desk(game, store)
+    await consoles.open(opened, 1, "ann")  # type: ignore[arg-type]
+    press = Interaction(on=opened.drawn)
 
     async def refused() -> None:
         raise BadAction("engine.not_started")
 
     await consoles.press(press, 1, "ann", refused)  # type: ignore[arg-type]
     assert len(press.edits) == 1 and press.shown.startswith("⚠️") and "ann: 0" in press.shown
+    assert press.drawn is opened.drawn  # the console pressed, in place
     assert consoles.is_open(1, "ann")  # the press's token keeps it live
+
+
+async def nothing_to_do() -> None:
+    raise AssertionError("a press refused before anything is done")
+
+
+@pytest.mark.parametrize(
+    "on",
+    [
+        pytest.param(lambda: message(ephemeral=False, owner=None, ids=("race:1:mine",)), id="the table"),
+        pytest.param(lambda: message(ephemeral=False, owner=2, ids=("race:1:join",)), id="a public answer"),
+        pytest.param(lambda: message(owner=2, ids=("race:1:play",)), id="another's console"),
+        pytest.param(lambda: message(ids=("other:5:play",)), id="another game's console"),
+        pytest.param(lambda: message(), id="a private refusal"),
+    ],
+)
+async def test_a_console_press_from_any_message_but_the_players_console_is_refused_and_draws_nothing(
+    store: Store, on: Any
+) -> None:
+    """A console is drawn only into its owner's private message: a press answers through the clicked
+    message's token, so a console drawn from a table's click would show a hand to the channel."""
+    game = Game()
+    consoles = desk(game, store)
+    await consoles.open(Interaction(), 1, "ann")  # type: ignore[arg-type]  # her console, elsewhere
+    press = Interaction(on=on())
+    with pytest.raises(BadAction) as refused:
+        await consoles.press(press, 1, "ann", nothing_to_do)  # type: ignore[arg-type]
+    assert refused.value.key == "ui.console.elsewhere" and press.edits == []
+    game.count += 1
+    consoles.changed(1)  # her console follows the game; the message pressed on is never drawn
+    await quiet(consoles)
+    assert press.edits == []
+
+
+async def test_a_press_from_an_older_console_of_the_player_redraws_it(store: Store) -> None:
+    """A console opened again leaves the older one showing its buttons (or a restart forgot it): it is
+    still the player's own private message of this session, and a press there draws it in place."""
+    consoles = desk(Game(), store)
+    press = Interaction(on=message(ids=("race:1:play:3",)))
+    done: list[bool] = []
+
+    async def work() -> None:
+        done.append(True)
+
+    await consoles.press(press, 1, "ann", work)  # type: ignore[arg-type]
+    assert done == [True] and press.drawn is press.message and consoles.is_open(1, "ann")
+
+
+async def test_the_guard_refuses_a_press_before_it_is_drawn(store: Store) -> None:
+    """Someone not seated in the session the id names: refused plainly, no console drawn for them (their
+    view lacks what a console reads)."""
+
+    async def not_seated(interaction: Any, session_id: int) -> None:
+        raise NotAPlayer("ui.not_a_player")
+
+    game = Game()
+    consoles = desk(game, store, guard=not_seated)
+    press = Interaction(on=message(ids=("race:1:play:3",)), user=7)
+    with pytest.raises(NotAPlayer):
+        await consoles.press(press, 1, "7", nothing_to_do)  # type: ignore[arg-type]
+    assert press.edits == [] and not consoles.is_open(1, "7")
 
 
 async def test_news_for_a_player_who_did_not_act_reach_their_live_console_and_are_then_deleted(
@@ -292,3 +383,53 @@ async def test_a_console_whose_clock_ran_past_its_life_is_left_alone(store: Stor
     await quiet(consoles)
     assert len(click.edits) == 1
     consoles.close()
+
+
+async def test_an_open_console_is_stored_and_follows_the_game_again_after_a_restart(store: Store) -> None:
+    now = [10_000.0]
+    game, opened = Game(), Interaction()
+    consoles = desk(game, store, kept=True, wall=lambda: now[0])
+    await consoles.open(opened, 1, "ann")  # type: ignore[arg-type]
+    [kept] = await store.consoles.live("race", 0.0)
+    assert (kept.player, kept.token, kept.message_id) == ("ann", opened.token, opened.drawn.id)
+    assert (kept.application_id, kept.language, kept.opened_at) == (99, "en", 10_000.0)
+
+    # Pressed on within a minute: the stored token stays (it edits the same message); later, the newer.
+    now[0] += 5
+
+    async def work() -> None:
+        game.count += 1
+
+    await consoles.press(Interaction(on=opened.drawn), 1, "ann", work)  # type: ignore[arg-type]
+    assert [c.token for c in await store.consoles.live("race", 0.0)] == [opened.token]
+    now[0] += 60
+    later = Interaction(on=opened.drawn)
+    await consoles.press(later, 1, "ann", work)  # type: ignore[arg-type]
+    [kept] = await store.consoles.live("race", 0.0)
+    assert (kept.token, kept.opened_at, kept.message_id) == (later.token, 10_065.0, opened.drawn.id)
+
+    # A restart: nothing in memory. The stored console is live again and follows the game.
+    now[0] += 30
+    restarted = desk(game, store, kept=True, wall=lambda: now[0])
+    token = Interaction()  # what edits the console's message through the stored token
+    assert restarted.restore(kept, token)  # type: ignore[arg-type]
+    assert restarted.is_open(1, "ann")
+    game.count += 1
+    restarted.changed(1)
+    await quiet(restarted)
+    assert token.shown == "ann: 3"
+
+
+async def test_a_stored_console_whose_token_is_past_its_life_is_not_restored_and_its_row_goes(
+    store: Store,
+) -> None:
+    now = [10_000.0]
+    consoles = desk(Game(), store, kept=True, wall=lambda: now[0], live_seconds=0.05)
+    await consoles.open(Interaction(), 1, "ann")  # type: ignore[arg-type]
+    [kept] = await store.consoles.live("race", 0.0)
+    now[0] += 0.06
+    restarted = desk(Game(), store, kept=True, wall=lambda: now[0], live_seconds=0.05)
+    assert not restarted.restore(kept, Interaction())  # type: ignore[arg-type]
+    await asyncio.sleep(0.08)  # the first desk's console says how to reopen it: of no more use
+    await quiet(consoles)
+    assert await store.consoles.live("race", 0.0) == []
