@@ -23,7 +23,7 @@ import discord.http
 import pytest
 
 from .driver import Table
-from .fake_discord import FakeDiscord
+from .fake_discord import QUICK_CHANNEL_MESSAGE_RATE, QUICK_WEBHOOK_RATE, FakeDiscord
 from .launcher import GUILD_READY_TIMEOUT
 from .minimal_bot import MinimalBot
 from .process import BotProcess, SpawnBot
@@ -107,7 +107,12 @@ async def fake_discord(
 ) -> AsyncIterator[FakeDiscord]:
     """A running fake Discord; fails the test at teardown if it recorded any violation."""
     marker = request.node.get_closest_marker("fake_discord")
-    fake = FakeDiscord(discord_spec, **(marker.kwargs if marker else {}))
+    options = dict(marker.kwargs if marker else {})
+    if request.node.get_closest_marker("real_pace") is None:
+        # Discord's rate windows, compressed as the bot's pace is (no_pace below).
+        options.setdefault("message_rate", QUICK_CHANNEL_MESSAGE_RATE)
+        options.setdefault("webhook_rate", QUICK_WEBHOOK_RATE)
+    fake = FakeDiscord(discord_spec, **options)
     crosscheck = discord_spec is not None and request.node.get_closest_marker("spec_crosscheck") is not None
     if crosscheck:
         discord_spec.disagreements = []
@@ -221,8 +226,9 @@ def shared_words() -> Any:
 @pytest.fixture(autouse=True)
 def no_pace(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """In-process bots draw every table change at once: a test's steps follow each other faster than the
-    pace a channel needs (one edit a second), which would only make every test wait. The pace itself is
-    tested under `@pytest.mark.real_pace`; bots in their own process keep it."""
+    pace a channel needs (one edit a second), which would only make every test wait; the fake's rate windows
+    are a tenth of Discord's for the same reason (`fake_discord`). The pace and Discord's own windows are
+    tested under `@pytest.mark.real_pace`; bots in their own process keep their pace."""
     if request.node.get_closest_marker("real_pace") is None and not PRODUCT_MISSING:
         from bot.ui.table import TableCog
 

@@ -61,6 +61,10 @@ GLOBAL_RATE = 50  # requests per second for a bot, interaction routes excluded
 # a channel's messages (each of create, edit, delete: 5 per 5 s) and an interaction token's webhook.
 CHANNEL_MESSAGE_RATE = (5, 5.0)
 WEBHOOK_RATE = (5, 2.0)
+# The same limits over a tenth of the windows, for tests whose bot draws every change at once (conftest.py's
+# `no_pace`): the bot still reads the headers and waits them out, but a test never waits seconds for them.
+QUICK_CHANNEL_MESSAGE_RATE = (5, 0.5)
+QUICK_WEBHOOK_RATE = (5, 0.2)
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 
 # Which callback types an interaction type accepts (4/5 reply, 6/7 update, 8 choices, 9 modal).
@@ -222,8 +226,12 @@ class FakeDiscord:
         heartbeat_interval: float = 41.25,
         user_names: tuple[str, ...] = DEFAULT_USERS,
         shards: int = 1,
+        message_rate: tuple[int, float] = CHANNEL_MESSAGE_RATE,
+        webhook_rate: tuple[int, float] = WEBHOOK_RATE,
     ) -> None:
         self.spec = spec
+        self.message_rate = message_rate  # (requests, seconds) of a channel's message create, edit, delete
+        self.webhook_rate = webhook_rate  # (requests, seconds) of an interaction token's webhook
         self.recommended_shards = shards  # what GET /gateway/bot recommends
         self.token = token
         self.clock = Clock()
@@ -842,9 +850,9 @@ class FakeDiscord:
         webhook); an empty bucket answers 429, which the bot should never see: it reads the headers."""
         parts = path.strip("/").split("/")
         if parts[0] == "webhooks" and len(parts) >= 3:
-            key, (limit, period) = ("webhook", parts[2]), WEBHOOK_RATE
+            key, (limit, period) = ("webhook", parts[2]), self.webhook_rate
         elif parts[0] == "channels" and len(parts) >= 3 and parts[2] == "messages" and method != "GET":
-            key, (limit, period) = (f"{method} messages", parts[1]), CHANNEL_MESSAGE_RATE
+            key, (limit, period) = (f"{method} messages", parts[1]), self.message_rate
         else:
             return None
         bucket = self.buckets.get(key)

@@ -22,7 +22,7 @@ from bot.ui import troubles
 
 from .conftest import requires_product
 from .driver import Message, Reply, Table
-from .fake_discord import CHANNEL_MESSAGE_RATE, FakeDiscord, json_response
+from .fake_discord import FakeDiscord, json_response
 from .test_table_layer import _forged_click
 from .test_topstop_e2e import Game, click_as_drawn, hand_out, snapshot
 from .test_topwords_e2e import start_game
@@ -274,9 +274,9 @@ async def test_an_edit_that_keeps_failing_is_retried_and_the_player_is_told(
     board = await game.first_spin()
     edits = re.compile(rf"/channels/{table.channel_id}/messages/{board.id}$")
     spinner = next(p for p in game.players if f"**{p.name.capitalize()}** spins" in board.text)
-    # Every attempt counts in discord.py's rate-limit bucket of the channel's edits (five per five seconds):
+    # Every attempt counts in discord.py's rate-limit bucket of the channel's edits (five per window):
     # start from a full one, or discord.py itself waits out the window between two attempts.
-    await asyncio.sleep(CHANNEL_MESSAGE_RATE[1])
+    await asyncio.sleep(table.fake.message_rate[1])
     with failing(table.fake, "PATCH", edits, times=troubles.DISCORD_ATTEMPTS) as failed:
         spun = await spinner.click(board, "Spin")
         await game.until(lambda: len(failed) == troubles.DISCORD_ATTEMPTS, "every retry")
