@@ -29,6 +29,7 @@ import traceback
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
 
 log = logging.getLogger(__name__)
 
@@ -261,7 +262,7 @@ class StallWatchdog:
         frame = sys._current_frames().get(self._loop_thread or 0)
         if frame is None:
             return "(unknown)"
-        where = traceback.extract_stack(frame, limit=4)
+        where = _extract(frame, 4)
         return " < ".join(f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in reversed(where))
 
     def _loop_stack(self) -> str:
@@ -269,15 +270,24 @@ class StallWatchdog:
         is often kept from the interpreter by another thread of the process."""
         frames = sys._current_frames()
         frame = frames.get(self._loop_thread or 0)
-        text = "".join(traceback.format_stack(frame, limit=8)) if frame is not None else "  (unknown)\n"
+        text = "".join(traceback.format_list(_extract(frame, 8))) if frame is not None else "  (unknown)\n"
         names = {thread.ident: thread.name for thread in threading.enumerate()}
         for ident, other in frames.items():
             if ident in (self._loop_thread, threading.get_ident()):
                 continue
-            where = traceback.extract_stack(other, limit=2)
+            where = _extract(other, 2)
             text += (
                 f"  [thread {names.get(ident, ident)}] "
                 + " < ".join(f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in reversed(where))
                 + "\n"
             )
         return text.rstrip("\n")
+
+
+def _extract(frame: FrameType, limit: int) -> traceback.StackSummary:
+    """A running thread's innermost frames. The thread goes on meanwhile, and a frame it leaves as it is read
+    may be half torn down (seen: an AttributeError from inside the traceback module): then none."""
+    try:
+        return traceback.extract_stack(frame, limit=limit)
+    except Exception:
+        return traceback.StackSummary.from_list([])

@@ -233,3 +233,19 @@ def test_a_slow_collection_while_starting_is_info(caplog: pytest.LogCaptureFixtu
         collections.stop()
     levels = [r.levelno for r in caplog.records if "garbage collection" in r.getMessage()]
     assert levels[0] == logging.INFO and levels[-1] == logging.WARNING
+
+
+def test_a_stack_torn_down_while_it_is_read_gives_no_frames_and_never_stops_the_watchdog(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Seen once a run: another thread's frame, left as it was read, made the traceback module raise.
+    import sys
+    import traceback
+
+    from bot import monitor
+
+    def torn(frame: object, limit: int | None = None) -> traceback.StackSummary:
+        raise AttributeError("'dict' object has no attribute 'f_lineno'")
+
+    monkeypatch.setattr(traceback, "extract_stack", torn)
+    assert list(monitor._extract(sys._getframe(), 8)) == []

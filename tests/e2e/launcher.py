@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import importlib
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -105,6 +106,9 @@ def main() -> int:
     # Run as a script, this folder is sys.path[0]; its modules (gateway, spec …) must not shadow others.
     sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
     sys.path.insert(0, str(REPO_ROOT))  # bot, cogs and tests.e2e.minimal_bot
+    # As started from a terminal: a test run in the background (a shell's `&`) hands its children SIGINT
+    # ignored, and Python then never turns it into KeyboardInterrupt.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     point_discord_at(os.environ["FAKE_DISCORD_API"], os.environ["FAKE_DISCORD_GATEWAY"])
     ready_quickly()
     if BUSY_VARIABLE in os.environ:

@@ -7,7 +7,9 @@ Units cross to the child pickled, so the units below are module-level functions 
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
+import select
 import signal
 import sqlite3
 import time
@@ -18,7 +20,7 @@ import pytest
 from bot.store import Store, UnusableDatabase, writer
 from bot.store.database import EARLY_BATCH, Statement
 from bot.store.postgres import SECOND_BATCH
-from bot.store.writer import PRAGMAS, Checkpoints, WriterStopped
+from bot.store.writer import PRAGMAS, Checkpoints, WriterProcess, WriterStopped
 
 SET_META = (
     "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
@@ -272,8 +274,16 @@ async def test_the_writer_tells_how_long_each_batch_kept_it(store):
         assert 0.0 <= store.db.longest_catch_up <= store.db.longest_commit
 
 
-def keep_the_loop_busy(seconds: float) -> None:
-    time.sleep(seconds)
+def keep_the_loop_busy_until_a_writer_replies(within: float = 30.0) -> None:
+    """Blocks the event loop (no turn of it runs) until a writer's reply waits in its pipe: woken by the
+    reply itself, however long a loaded machine keeps the writer from its CPU."""
+    pipes = [
+        writer._process.stdout.fileno()
+        for writer in gc.get_objects()
+        if isinstance(writer, WriterProcess) and writer._process is not None and writer._process.poll() is None
+    ]
+    readable, _, _ = select.select(pipes, [], [], within)
+    assert readable, f"no writer replied within {within} s"
 
 
 async def test_a_batch_committed_while_the_loop_is_busy_is_answered_within_the_loops_turn(store):
@@ -281,7 +291,7 @@ async def test_a_batch_committed_while_the_loop_is_busy_is_answered_within_the_l
     # batch without waiting for the turn to end (EARLY_BATCH).
     slow = store.db.run(partial(slow_set_meta, key="first", seconds=0.2))
     await asyncio.sleep(0.05)  # the batch is in the writer
-    keep_the_loop_busy(0.5)  # meanwhile the writer commits and replies
+    keep_the_loop_busy_until_a_writer_replies()  # meanwhile the writer commits and replies
     assert not slow.done()
     later = [store.db.run(meta_row(f"k{n}", "v")) for n in range(EARLY_BATCH + SECOND_BATCH)]
     assert slow.done() and slow.exception() is None  # with no await in between
