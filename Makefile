@@ -20,8 +20,10 @@ LOCK_TOOLS := .cache/lock-tools
 run: setup
 	$(BIN)/python -m bot
 
-# The suite runs on one worker per core (pytest-xdist; docs/testing.md has the figures).
-PYTEST := $(BIN)/python -m pytest -q -n auto --dist worksteal
+# The suite runs on one worker more than the cores (pytest-xdist): the e2e tests spend much of their time
+# waiting on sockets and child processes, and a third worker keeps two cores busy (docs/testing.md).
+WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
+PYTEST := $(BIN)/python -m pytest -q -n $(WORKERS) --dist worksteal
 
 test: setup
 	$(BIN)/ruff check bot cogs tests bench
