@@ -281,7 +281,9 @@ def keep_the_loop_busy_until_a_writer_replies(within: float = 30.0) -> None:
     pipes = [
         writer._process.stdout.fileno()
         for writer in gc.get_objects()
-        if isinstance(writer, WriterProcess) and writer._process is not None and writer._process.poll() is None
+        if isinstance(writer, WriterProcess)
+        and writer._process is not None
+        and writer._process.poll() is None
     ]
     readable, _, _ = select.select(pipes, [], [], within)
     assert readable, f"no writer replied within {within} s"
