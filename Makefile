@@ -32,7 +32,7 @@ test: setup
 	$(PYTEST)
 
 # The inner loop: ruff, mypy and every test that needs no bot against the loopback Discord, no bot process
-# and no browser (about a minute).
+# and no browser.
 check: setup
 	$(BIN)/ruff check bot cogs tests bench
 	$(BIN)/ruff format --check bot cogs tests bench
