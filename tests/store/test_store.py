@@ -189,16 +189,21 @@ async def test_an_older_database_is_upgraded_and_keeps_its_rows(tmp_path):
         await store.close()
 
 
-async def test_migration_6_adds_news_and_turn_notices_to_a_database_of_version_5(tmp_path):
-    path = tmp_path / "five.db"
-    connection = sqlite_at_version(path, 5)
+def an_active_session_at_version(path, version: int) -> None:
+    """A database file of schema `version` holding one active session (id 1)."""
+    connection = sqlite_at_version(path, version)
     connection.execute(
         "INSERT INTO sessions (guild_id, channel_id, game, status, host_id, seed, created_at, updated_at)"
         " VALUES (1, 10, 'race', 'active', 'ann', 7, 1.0, 1.0)"
     )
-    connection.execute("PRAGMA user_version=5")
+    connection.execute(f"PRAGMA user_version={version}")
     connection.commit()
     connection.close()
+
+
+async def test_migration_6_adds_news_and_turn_notices_to_a_database_of_version_5(tmp_path):
+    path = tmp_path / "five.db"
+    an_active_session_at_version(path, 5)
     store = await Store.open(path)
     try:
         assert await store.db.schema_version() == len(MIGRATIONS) >= 6
@@ -271,14 +276,7 @@ async def test_a_tables_turn_notice_is_stored_replaced_and_dropped(store):
 
 async def test_migration_12_adds_the_consoles_to_a_database_of_version_11(tmp_path):
     path = tmp_path / "eleven.db"
-    connection = sqlite_at_version(path, 11)
-    connection.execute(
-        "INSERT INTO sessions (guild_id, channel_id, game, status, host_id, seed, created_at, updated_at)"
-        " VALUES (1, 10, 'race', 'active', 'ann', 7, 1.0, 1.0)"
-    )
-    connection.execute("PRAGMA user_version=11")
-    connection.commit()
-    connection.close()
+    an_active_session_at_version(path, 11)
     store = await Store.open(path)
     try:
         assert await store.db.schema_version() == len(MIGRATIONS) >= 12
