@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.engine.bots import Level, Policy
 from bot.engine.game import Game
 
 PACKAGE = "bot.games"
@@ -82,6 +83,9 @@ class GameInfo:
     server_defaults: tuple[ServerDefault, ...] = ()
     # The options the bot's environment may set a default for (bot/config.py reads them for every game).
     bot_defaults: tuple[BotDefault, ...] = ()
+    # The game's bot players (bot/engine/bots.py): (level, words service) -> a Policy for one seat; None: the
+    # game offers no bot.
+    bots: Callable[[Level, Any], Policy] | None = None
 
     @property
     def extension(self) -> str:
