@@ -5,7 +5,7 @@ PostgreSQL's `$1, $2, …` here, and nowhere else.
 
 Group commit keeps SQLite's guarantee: the units `run` receives are committed in batches, one transaction per
 batch, and a unit's future is settled only after its COMMIT. Each writer (`Committer`) is a process of its own
-holding one connection, started and fed as SQLite's writer is (`writer.WriterProcess`, running `main` below):
+holding one connection, started and fed as SQLite's writer is (`writer.WriterProcess`, running `serve` below):
 the units cross the pipe pickled, and units written as functions of a connection (`Sessions.*_work`, the
 ratings) run there as they run in SQLite's writer: synchronously, through `SyncConnection`, which offers the
 few sqlite3 calls they make. A process rather than a thread: the driver's work for each statement is Python,
@@ -45,7 +45,6 @@ from bot.store.writer import (
     Reply,
     WriterProcess,
     WriterStopped,
-    run_child,
     serve_batches,
 )
 
@@ -335,10 +334,6 @@ def serve(url: str, requests: int, replies: int, synchronous: str = DEFAULT_SYNC
         return serve_batches(requests, replies, writer.commit)
     finally:
         writer.close()
-
-
-def main() -> None:
-    run_child(serve)
 
 
 class Committer:

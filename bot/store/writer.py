@@ -1,5 +1,5 @@
 """The database writer: a child process that commits the group-commit batches of a file database (and, through
-the same pipe, of a PostgreSQL server: `bot.store.postgres.main`).
+the same pipe, of a PostgreSQL server: `bot.store.postgres.serve`).
 
 Why a process: SQLite releases the interpreter lock while it steps, but Python's sqlite3 takes it back at
 every row. On a thread, each of those waits for the event loop to give the lock up (up to the switch
@@ -7,11 +7,11 @@ interval) whenever the loop is busy, so commits stretched while the loop compute
 while they ran. In a process of its own, SQLite works on the second core while the loop serves players.
 
 The parent sends a batch (a pickled list of units: statement lists, or partials of module-level
-functions) as one frame on the child's stdin; the child commits it with `commit_batch` — the same code the
+functions) as one frame on the child's input pipe; the child commits it with `commit_batch` — the same code the
 thread path runs — and answers one frame: ("ok", the outcome of every unit) or ("failed", the error that
 undid the whole batch). A frame is a 4-byte length and a pickle. Nothing is acknowledged before COMMIT.
 
-`serve_batches` is the child's loop for both databases; each database's `main` opens its connection and
+`serve_batches` is the child's loop for both databases; each database's `serve` opens its connection and
 hands it a function that commits one batch.
 
 SQLite's child also keeps the write-ahead log short (`Checkpoints`), so that the parent's process spends none of
@@ -22,18 +22,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 import os
 import pickle
+import select
 import signal
 import sqlite3
 import struct
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -64,14 +63,13 @@ PRAGMAS = (
     f"PRAGMA journal_size_limit={LOG_RESTART_FRAMES * 4096}",
 )
 
+# How long a closed writer may take to finish before it is killed.
+CLOSE_WAIT_SECONDS = 10.0
+
 # What the database gets back for a batch: the outcome of each unit, or the error of the whole batch (and,
 # from the writer process, how long the batch kept the writer and how much of it was the log's catch-up
 # before it: `Database.longest_commit`, `Database.longest_catch_up`).
 Reply = tuple[str, Any] | tuple[str, Any, float, float]
-
-
-# Where the child finds the database it writes.
-TARGET_VARIABLE = "BOT_WRITER_TARGET"
 
 
 class WriterStopped(RuntimeError):
@@ -91,9 +89,11 @@ class WriterProcess:
     ) -> None:
         self._target = target  # the database file, or the server's URL
         self._synchronous = synchronous
-        self._entry = entry  # the module whose `main` the child runs
+        self._entry = entry  # the module whose `serve` the child runs
         self._on_reply = on_reply
-        self._process: subprocess.Popen[bytes] | None = None
+        self._pid: int | None = None  # the child's, while we listen to it
+        self._requests: int | None = None  # our end of the child's input
+        self._replies: int | None = None  # our end of its output
         self._inbox = bytearray()
         self._outbox = bytearray()
         self._ready = False
@@ -119,35 +119,40 @@ class WriterProcess:
         if self._starting is not None:
             await self._starting
 
+    @property
+    def pid(self) -> int | None:
+        return self._pid
+
     def _spawn(self, ready: asyncio.Future[None] | None = None) -> None:
-        root = str(Path(__file__).resolve().parents[2])
-        env = {
-            **os.environ,
-            "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
-            # In the environment, not the arguments: a server's URL may hold a password, and anyone on the
-            # machine can read a process's arguments (its environment only its owner).
-            TARGET_VARIABLE: self._target,
-        }
-        self._process = subprocess.Popen(
-            [sys.executable, "-c", f"from {self._entry} import main; main()", self._synchronous],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            env=env,
-        )
-        assert self._process.stdin is not None and self._process.stdout is not None
-        os.set_blocking(self._process.stdin.fileno(), False)
-        os.set_blocking(self._process.stdout.fileno(), False)
+        from bot.store.forks import FORKS
+
+        their_requests, requests = os.pipe()
+        replies, their_replies = os.pipe()
+        try:
+            self._pid = FORKS.fork(
+                self._entry, self._target, self._synchronous, their_requests, their_replies
+            )
+        except OSError:
+            os.close(requests)
+            os.close(replies)
+            raise
+        finally:
+            os.close(their_requests)
+            os.close(their_replies)
+        self._requests, self._replies = requests, replies
+        os.set_blocking(requests, False)
+        os.set_blocking(replies, False)
         self._inbox.clear()
         self._outbox.clear()
         self._waiting_to_write = False
         self._ready = False
         self._starting = ready
-        asyncio.get_running_loop().add_reader(self._process.stdout.fileno(), self.poll)
+        asyncio.get_running_loop().add_reader(replies, self.poll)
 
     def send(self, units: list[Any]) -> None:
         """Queue one batch for the child; the reply comes through `on_reply`. (A writer that stopped is
         started again first: its last batch was answered with WriterStopped.)"""
-        if self._process is None:
+        if self._pid is None:
             self._spawn()
         # Statements cross as plain tuples: pickle copies those in C, a NamedTuple through a Python call each.
         plain = [unit if callable(unit) else [tuple(statement) for statement in unit] for unit in units]
@@ -156,8 +161,8 @@ class WriterProcess:
 
     def _flush_outbox(self) -> None:
         """Write what the pipe takes now; the rest when it can take more (a batch larger than its buffer)."""
-        assert self._process is not None and self._process.stdin is not None
-        fd = self._process.stdin.fileno()
+        assert self._requests is not None
+        fd = self._requests
         try:
             written = os.write(fd, self._outbox)
         except BlockingIOError:
@@ -174,11 +179,11 @@ class WriterProcess:
 
     def poll(self) -> None:
         """Read what the child wrote, without waiting; hand on every complete reply."""
-        if self._process is None or self._process.stdout is None:
+        if self._replies is None:
             return
         while True:
             try:
-                chunk = os.read(self._process.stdout.fileno(), 1 << 16)
+                chunk = os.read(self._replies, 1 << 16)
             except BlockingIOError:
                 break
             if not chunk:
@@ -198,24 +203,29 @@ class WriterProcess:
                 continue
             self._on_reply(pickle.loads(payload))
 
-    def _detach(self) -> subprocess.Popen[bytes] | None:
-        """Stop listening to the child and close our end of its input: it exits once it has read it all."""
-        process, self._process = self._process, None
-        if process is not None:
-            assert process.stdout is not None and process.stdin is not None
+    def _detach(self) -> int | None:
+        """Stop listening to the child and close our end of its input: it exits once it has read it all. Its
+        pid, or None when it was already detached."""
+        pid, self._pid = self._pid, None
+        if pid is not None:
+            assert self._requests is not None and self._replies is not None
             loop = asyncio.get_running_loop()
-            loop.remove_reader(process.stdout.fileno())
-            loop.remove_writer(process.stdin.fileno())
-            process.stdin.close()
-        return process
+            loop.remove_reader(self._replies)
+            loop.remove_writer(self._requests)
+            os.close(self._requests)
+            self._requests = None
+        return pid
+
+    def _close_replies(self) -> None:
+        if self._replies is not None:
+            os.close(self._replies)
+            self._replies = None
 
     def _stopped(self) -> None:
         """The child ended: a start-up that waited fails, and a batch in flight is answered with an error."""
-        process = self._detach()
-        assert process is not None and process.stdout is not None
-        process.stdout.close()
-        code = process.wait()
-        error = WriterStopped(f"the database writer stopped (exit code {code})")
+        self._detach()
+        self._close_replies()
+        error = WriterStopped("the database writer stopped")
         if self._starting is not None and not self._starting.done():
             self._starting.set_exception(error)
             return
@@ -223,17 +233,30 @@ class WriterProcess:
         self._on_reply(("failed", error))
 
     async def close(self) -> None:
-        """End of input: the child closes its connection and exits."""
-        process = self._detach()
-        if process is None:
+        """End of input: the child closes its connection and exits (its output's end of file says so)."""
+        pid = self._detach()
+        if pid is None:
             return
-        assert process.stdout is not None
-        try:
-            await asyncio.to_thread(process.wait, 10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            await asyncio.to_thread(process.wait)
-        process.stdout.close()
+        assert self._replies is not None
+        if not await asyncio.to_thread(_ended, self._replies, CLOSE_WAIT_SECONDS):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        self._close_replies()
+
+
+def _ended(replies: int, within: float) -> bool:
+    """Whether the child's output reaches its end of file within `within` seconds (what it still says is
+    dropped: nobody awaits it)."""
+    deadline = time.monotonic() + within
+    while (left := deadline - time.monotonic()) > 0:
+        readable, _, _ = select.select([replies], [], [], left)
+        if readable:
+            try:
+                if not os.read(replies, 1 << 16):
+                    return True
+            except BlockingIOError:
+                continue
+    return False
 
 
 # -- the child --------------------------------------------------------------------------------------
@@ -422,16 +445,9 @@ def yield_to_the_bot() -> None:
             os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
 
 
-def run_child(serve: Callable[[str, int, int, str], int]) -> None:
-    """A writer child's start: `serve(target, requests, replies, synchronous)` until its input ends."""
-    # Ctrl-C reaches the whole process group: the parent decides when the writer ends (end of its input).
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def run_child(entry: str, target: str, synchronous: str, requests: int, replies: int) -> int:
+    """A writer child (forked by bot.store.forks): the `serve(target, requests, replies, synchronous)` of the
+    module `entry` until its input ends; the exit code."""
     yield_to_the_bot()
-    # Frames travel on private copies of stdin/stdout; a stray print goes to stderr, never into a frame.
-    requests, replies = os.dup(0), os.dup(1)
-    os.dup2(2, 1)
-    sys.exit(serve(os.environ[TARGET_VARIABLE], requests, replies, *sys.argv[1:2]))
-
-
-def main() -> None:
-    run_child(serve)
+    serve: Callable[[str, int, int, str], int] = importlib.import_module(entry).serve
+    return serve(target, requests, replies, synchronous)

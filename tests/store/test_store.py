@@ -41,12 +41,15 @@ async def test_pragmas_are_set(sqlite_store):
     assert (await store.db.fetch_one("PRAGMA synchronous"))[0] == 2  # FULL: acknowledged means on disk
 
 
+def writers_synchronous(connection):
+    return connection.execute("PRAGMA synchronous").fetchone()[0]
+
+
 async def test_both_connections_commit_as_the_operator_chose(tmp_path):
     store = await Store.open(tmp_path / "bot.db", synchronous="NORMAL")
     try:
         assert (await store.db.fetch_one("PRAGMA synchronous"))[0] == 1
-        writer = store.db._writer
-        assert writer is not None and writer._process is not None and writer._process.args[-1] == "NORMAL"
+        assert await store.db.run(writers_synchronous) == 1  # the writer's own connection
     finally:
         await store.close()
     with pytest.raises(ValueError, match="synchronous"):
