@@ -142,7 +142,7 @@ class Databases:
     def fresh(self) -> str:
         """The URL of a new, migrated, empty database."""
         name = f"{self._prefix}{next(self._numbers)}"
-        in_a_thread(self._admin(f"CREATE DATABASE {name} TEMPLATE {self.template}"))
+        in_a_thread(self._admin(f"CREATE DATABASE {name} TEMPLATE {self.template} STRATEGY FILE_COPY"))
         return with_database(self.admin_url, name)
 
     def empty(self) -> str:
