@@ -80,7 +80,9 @@ def process_file(pid: int, name: str) -> bytes:
         return file.read()
 
 
-async def test_the_postgresql_writers_keep_the_servers_url_out_of_their_arguments_and_environment(postgresql_databases):
+async def test_the_postgresql_writers_keep_the_servers_url_out_of_their_arguments_and_environment(
+    postgresql_databases,
+):
     # Anyone on the machine can read a process's arguments; its environment, only its owner.
     url = postgresql_databases.fresh()
     store = await Store.open(url)
