@@ -16,7 +16,14 @@ from typing import Any
 
 from bot.engine.bots import Level, Move, Seen, of_kind, pace
 from bot.games.skeleton.state import value
+from bot.i18n import N_
 
+# What the lobby's Add a bot says of each level (the table layer reads `<game>.bots.<level>`).
+DESCRIPTIONS = {
+    Level.EASY: N_("skeleton.bots.easy"),
+    Level.MEDIUM: N_("skeleton.bots.medium"),
+    Level.HARD: N_("skeleton.bots.hard"),
+}
 # Seconds of "thinking" per level: a table can follow each move.
 EASY = (2.0, 4.0)
 MEDIUM = (1.2, 2.5)
