@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 INLINE_BELOW = 0.001
 HOLD_LIMIT = 0.005
 COST_WEIGHT = 0.2
+# A bot whose move is due within this many seconds counts as busy (tests wait for a quiet table).
+BUSY_HORIZON = 2.0
 
 Act = Callable[[int, str, Action], Awaitable["ActResult"]]
 
@@ -58,6 +60,13 @@ class _Pending:
 
     task: asyncio.Task[None] | None = None
     changed: bool = field(default=False)
+    due: float | None = None  # while it waits its delay: when it acts (the loop's clock)
+
+    def busy(self, now: float) -> bool:
+        """Thinking or acting, or about to: a bot that waits long (a slow pace) keeps no one waiting."""
+        if self.task is None or self.task.done():
+            return False
+        return self.due is None or self.due - now <= BUSY_HORIZON
 
 
 @dataclass
@@ -93,7 +102,11 @@ class BotDriver:
     @property
     def busy(self) -> bool:
         """A bot is thinking, waiting its delay or acting (tests wait for the table to be quiet)."""
-        return any(p.task is not None and not p.task.done() for p in self._pending.values())
+        try:
+            now = asyncio.get_running_loop().time()
+        except RuntimeError:
+            return False
+        return any(pending.busy(now) for pending in self._pending.values())
 
     def pending(self, session_id: int) -> list[str]:
         """The bot seats of a session with a move under way."""
@@ -161,7 +174,12 @@ class BotDriver:
                     if pending.changed:
                         continue
                     return
-                await asyncio.sleep(max(0.0, move.delay) * self._pace())
+                wait = max(0.0, move.delay) * self._pace()
+                pending.due = asyncio.get_running_loop().time() + wait
+                try:
+                    await asyncio.sleep(wait)
+                finally:
+                    pending.due = None
                 if not await self._still_legal(session_id, seat, version, move.action):
                     continue  # the table moved on and this move no longer stands: look again
                 try:
