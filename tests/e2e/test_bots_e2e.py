@@ -23,10 +23,10 @@ from bot.games import GameInfo, games_with_a_table
 from bot.i18n import t
 from bot.store import Store
 
-from .conftest import SpawnBot, requires_product
+from .conftest import requires_product
 from .driver import Table
 from .fake_discord import FakeDiscord
-from .process import wait_for_new_session
+from .process import SpawnBot, wait_for_new_session
 
 pytestmark = requires_product
 
