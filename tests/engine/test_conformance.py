@@ -575,6 +575,34 @@ class Playout:
             return applied.state
         return None
 
+    def seen_by(self, state: Any, seat: str) -> Seen:
+        game = self.game
+        return Seen(
+            seat=seat,
+            view=game.view_for(state, seat),
+            legal=tuple(game.legal_actions(state, seat) or ()),
+            offered=game.table_actions(state, seat),
+        )
+
+    def check_no_peeking(self, state: Any, other: Any, seat: str, what: str) -> None:
+        """A bot chooses the same move, with the same random source, in a state that differs only in a secret
+        its seat may not see: it decides from its own view and actions alone."""
+        policy, version = self.bots[seat], len(self.records)
+        moves = [
+            self.guard(
+                BOTS,
+                f"{seat}'s policy",
+                lambda s=s: policy.choose(self.seen_by(s, seat), bot_rng(1, version)),
+            )
+            for s in (state, other)
+        ]
+        self.report.tally["bot choices compared with a secret changed"] += 1
+        if moves[0] != moves[1]:
+            self.fail(
+                BOTS,
+                f"{what}: {seat}'s bot, who may not see it, chose {short(moves[1])}, not {short(moves[0])}",
+            )
+
     def choose_and_apply(self, state: Any, legal: dict[str, list[Action]]) -> Any:
         if self.bots:
             # A bot moves when it has a move, most of the time before the people (as its pace allows).
@@ -792,6 +820,8 @@ class Playout:
                     + difference(views[viewer], theirs),
                 )
                 return
+        for seat in [viewer for viewer in blind if viewer in self.bots]:
+            self.check_no_peeking(state, other, str(seat), what)
         offered: list[tuple[str | None, Action]] = [(p, a) for p, actions in legal.items() for a in actions]
         offered += [(None, t.action) for t in timers]
         if not offered:
@@ -1472,10 +1502,14 @@ def bot_reports(words: Any) -> BotReports:
 @pytest.mark.parametrize("check", [SETUP, BOTS, LEGAL, REFUSALS, REPLAY, SECRETS, OUTCOME])
 def test_bot_seats_play_ordinary_accepted_actions(bot_reports: BotReports, name: str, check: str) -> None:
     """With bot seats, every move a bot's policy chooses from its own view and legal actions is accepted
-    (a bot's moves are ordinary actions), and the playouts pass the contract's checks as any other."""
+    (a bot's moves are ordinary actions), a bot chooses alike in a state that differs only in a secret its
+    seat may not see (no peeking), and the playouts pass the contract's checks as any other."""
     assert_clean(bot_reports, name, check)
     if check == BOTS:
-        assert bot_reports.get(name).tally["bot moves"] > 0, f"{name}: no bot moved in any playout"
+        tally = bot_reports.get(name).tally
+        assert tally["bot moves"] > 0, f"{name}: no bot moved in any playout"
+        if name in SECRET_PERTURBERS:  # no peeking: its choices were compared with a secret changed
+            assert tally["bot choices compared with a secret changed"] > 0, name
 
 
 SHOWN_KINDS = 3
