@@ -47,7 +47,7 @@ def rating_trend(points: Sequence[RatingPoint], over: int = TREND_GAMES) -> Rati
 
 def bot_record_line(records: Sequence[BotRecord], lang: str) -> str:
     """A member's games with bots in one game, per bot level, in `lang` (/stats and the web pages): e.g.
-    "With bots (no rating): easy 3 games, 2 won · hard 1 game, 0 won"."""
+    "🤖 With bots (no rating): against easy: 2 won of 3 · against hard: 0 won of 1"."""
     order = {level.value: index for index, level in enumerate(LEVELS)}
     parts = [
         t(

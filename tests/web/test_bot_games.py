@@ -46,6 +46,7 @@ async def test_a_game_with_a_bot_is_marked_and_names_the_bot_and_moves_no_leader
     assert sum("with bots" in line for line in games.split("<tr>")) == 1  # the people's games are not
 
     _, player = await page(client, site.path("player/101"))
-    assert "🤖 With bots (no rating): against hard: 1 games" in player
+    [ann] = [row for row in await site.store.results.for_session(session) if row.user_id == "101"]
+    assert f"🤖 With bots (no rating): against hard: {int(ann.won)} won of 1" in player
     board_after = (await page(client, site.path(f"?game={GAME}")))[1].split("<tbody>")[1]
     assert board_after == board_before and "Ada" not in board_after
