@@ -53,6 +53,9 @@ class Settings:
     web_rate_limit: int = 60
     # A PostgreSQL database (postgresql://…) instead of the SQLite file at database_path.
     database_url: str | None = None
+    # Bot players wait their move's delay times this (docs/bots.md): 1.0 plays at a human pace; tests use a
+    # tiny pace, a demonstration may slow them down.
+    bot_pace: float = 1.0
 
     @property
     def database(self) -> str | Path:
@@ -97,6 +100,7 @@ class Settings:
             shard_ids=_shard_ids(shard_count),
             **_web_settings(),
             database_url=_database_url(),
+            bot_pace=_positive_float("BOT_PACE", 1.0),
         )
 
 

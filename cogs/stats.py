@@ -11,15 +11,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.engine.bots import is_bot
 from bot.engine.errors import BadAction
 from bot.games import GAME_TITLES, every_game
 from bot.games.registry import game_info
 from bot.i18n import N_, language_of, t
-from bot.records import RatingTrend, rating_trend
+from bot.records import RatingTrend, bot_record_line, rating_trend
 from bot.render.stats_chart import render_chart
-from bot.store import FinishedGame, GameTally, ScorePoint
+from bot.store import BotRecord, FinishedGame, GameTally, ScorePoint
 from bot.ui import codec, components
 from bot.ui.components import Click, button, view_of
+from bot.ui.embeds import shown_player
 from bot.ui.replies import reply, reply_private, update_clicked
 from bot.ui.translator import command_text
 from cogs.general import GAME_CHOICES, answer_language
@@ -95,13 +97,15 @@ def chart_series(
 
 
 def history_line(game: FinishedGame, lang: str) -> str:
-    """`#id` · the day (in the reader's own time zone) · the game · its players · who won."""
-    players = ", ".join(f"<@{player}>" for player in game.players)
+    """`#id` · the day (in the reader's own time zone) · the game · its players · who won; a game with a bot
+    marked "with bots" (its bots by name: never a mention)."""
+    players = ", ".join(shown_player(player, game.names) for player in game.players)
     if game.winners:
-        winners = t("history.winners", lang, players=", ".join(f"<@{player}>" for player in game.winners))
+        won = ", ".join(shown_player(player, game.names) for player in game.winners)
+        winners = t("history.winners", lang, players=won)
     else:
         winners = t("history.no_winner", lang)
-    return t(
+    line = t(
         "history.line",
         lang,
         id=game.session_id,
@@ -110,6 +114,7 @@ def history_line(game: FinishedGame, lang: str) -> str:
         players=players,
         winners=winners,
     )
+    return f"{line} · {t('history.with_bots', lang)}" if any(is_bot(p) for p in game.players) else line
 
 
 def history_page(
@@ -174,13 +179,23 @@ class Records(commands.Cog):
             title=t("stats.title", lang, player=who.display_name), colour=discord.Colour.dark_teal()
         )
         tallies = await stats.tallies(guild, user_id, name)
+        with_bots: dict[str, list[BotRecord]] = {}
+        for record in await stats.against_bots(guild, user_id, name):
+            with_bots.setdefault(record.game, []).append(record)
+        # A game played only with bots still gets its field (people's figures none).
+        tallies += [
+            GameTally(game, 0, 0, 0, 0, False) for game in with_bots if game not in {x.game for x in tallies}
+        ]
+        tallies.sort(key=lambda tally: tally.game)
         if not tallies:
             embed.description = t("stats.empty", lang, player=f"<@{user_id}>")
             await reply(interaction, embed=embed)
             return
         ratings: dict[str, list[tuple[float, float]]] = {}
         for tally in tallies:
-            lines = tally_lines(tally, lang)
+            lines = tally_lines(tally, lang) if tally.games else []
+            if tally.game in with_bots:
+                lines.append(bot_record_line(with_bots[tally.game], lang))
             rated = await stats.rating_points(guild, user_id, tally.game)
             trend = rating_trend(rated) if rated is not None else None
             if trend is not None and rated is not None:

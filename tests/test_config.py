@@ -21,6 +21,7 @@ ENV_KEYS = (
     "LOG_LEVEL",
     "TOPPLE_TURN_SECONDS",
     "TOPWORDS_TURN_MINUTES",
+    "BOT_PACE",
 )
 
 
@@ -73,6 +74,12 @@ def test_a_games_environment_settings_are_declared_with_the_game_and_read_for_ev
     assert all(name in example for name in declared)  # each one documented for operators
 
 
+def test_bot_players_play_at_a_human_pace_unless_the_operator_changes_it(monkeypatch):
+    assert Settings.from_env(env_file=None).bot_pace == 1.0
+    monkeypatch.setenv("BOT_PACE", "0.25")
+    assert Settings.from_env(env_file=None).bot_pace == 0.25
+
+
 def test_synchronous_may_be_relaxed_by_the_operator(monkeypatch):
     monkeypatch.setenv("SYNCHRONOUS", "normal")
     assert Settings.from_env(env_file=None).synchronous == "NORMAL"
@@ -101,6 +108,8 @@ def test_env_file_is_read_but_the_environment_wins(tmp_path, monkeypatch):
         ("TOPWORDS_TURN_MINUTES", "-1"),
         ("TOPWORDS_TURN_MINUTES", "soon"),
         ("TOPWORDS_TURN_MINUTES", "nan"),
+        ("BOT_PACE", "0"),
+        ("BOT_PACE", "fast"),
     ],
 )
 def test_bad_values_are_refused_with_the_setting_named(monkeypatch, key, value):

@@ -20,6 +20,7 @@ from enum import StrEnum
 from typing import Protocol
 
 from bot.engine.game import JSON, Action
+from bot.i18n import N_
 
 
 class Level(StrEnum):
@@ -31,6 +32,13 @@ class Level(StrEnum):
 
 
 LEVELS: tuple[Level, ...] = (Level.EASY, Level.MEDIUM, Level.HARD)
+# Each level's name, as the lobby, /new and /stats say it (catalogue keys; a game describes its levels itself
+# under `<game>.bots.<level>`).
+LEVEL_NAMES: dict[Level, str] = {
+    Level.EASY: N_("ui.bot.level.easy"),
+    Level.MEDIUM: N_("ui.bot.level.medium"),
+    Level.HARD: N_("ui.bot.level.hard"),
+}
 
 
 @dataclass(frozen=True)
@@ -79,3 +87,22 @@ def pace(
 def of_kind(legal: Sequence[Action], name: str) -> list[Action]:
     """The legal actions named `name`."""
     return [action for action in legal if action.get("do") == name]
+
+
+# A bot seat's player id: never a Discord snowflake (digits) nor a mention, so nothing can ping it.
+BOT_PREFIX = "bot:"
+
+
+def is_bot(player: str | None) -> bool:
+    """Whether this player id is a bot seat's."""
+    return isinstance(player, str) and player.startswith(BOT_PREFIX)
+
+
+def bot_id(number: int) -> str:
+    return f"{BOT_PREFIX}{number}"
+
+
+def bot_rng(seat_seed: int, version: int) -> random.Random:
+    """The bot's random source for the state at `version`: from the seat's own seed (never the session's), so
+    a choice is reproducible from the seat alone."""
+    return random.Random(f"{seat_seed}:{version}")

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
 
+from bot.engine.bots import Seen, bot_id, is_bot
 from bot.engine.errors import (
     BadAction,
     ChannelBusy,
@@ -293,6 +294,8 @@ class SessionManager:
         async with self._locked(session_id):
             record = (await self._load(session_id)).record
             self._require_lobby(record)
+            if is_bot(user_id):
+                raise NotAPlayer("engine.not_playing")
             if user_id in record.players:
                 raise BadAction("engine.already_joined")
             if len(record.players) >= self._game(record.game).max_players:
@@ -330,6 +333,63 @@ class SessionManager:
             record.players = players
             return record
 
+    async def add_bot(
+        self, session_id: int, user_id: str, level: str, name: Callable[[str], str]
+    ) -> tuple[SessionRecord, str]:
+        """The host seats a bot at `level` (named `name(seat)`, in the table's language): it takes the lowest free
+        number (`bot:1`, `bot:2`…) and a seed of its own, never derived from the session's. Refused when the
+        table is full or the caller is not the host. Returns the lobby and the bot's id."""
+        async with self._locked(session_id):
+            record = (await self._load(session_id)).record
+            self._require_lobby(record)
+            if user_id != record.host_id:
+                raise NotAPlayer("engine.host_seats_bots")
+            if len(record.players) >= self._game(record.game).max_players:
+                raise BadAction("engine.full")
+            number = next(n for n in range(1, len(record.players) + 2) if bot_id(n) not in record.players)
+            seat = bot_id(number)
+            players = [*record.players, seat]
+            names = {**record.names, seat: name(seat)}
+            bots = {**record.bots, seat: {"level": level, "seed": new_seed()}}
+            await self._write(
+                session_id,
+                partial(
+                    Sessions.seats_work,
+                    session_id=session_id,
+                    players=players,
+                    names=names,
+                    now=self.clock(),
+                    bots=bots,
+                ),
+            )
+            record.players, record.names, record.bots = players, names, bots
+            return record, seat
+
+    async def remove_bot(self, session_id: int, user_id: str, seat: str) -> SessionRecord:
+        """The host takes a bot's seat away before the start."""
+        async with self._locked(session_id):
+            record = (await self._load(session_id)).record
+            self._require_lobby(record)
+            if user_id != record.host_id:
+                raise NotAPlayer("engine.host_seats_bots")
+            if seat not in record.bots:
+                raise BadAction("engine.no_such_bot")
+            players = [p for p in record.players if p != seat]
+            bots = {key: value for key, value in record.bots.items() if key != seat}
+            await self._write(
+                session_id,
+                partial(
+                    Sessions.seats_work,
+                    session_id=session_id,
+                    players=players,
+                    names=record.names,
+                    now=self.clock(),
+                    bots=bots,
+                ),
+            )
+            record.players, record.bots = players, bots
+            return record
+
     async def start_game(
         self, session_id: int, user_id: str, setup: Mapping[str, Any] | None = None
     ) -> ActResult:
@@ -347,6 +407,8 @@ class SessionManager:
             game = self._game(record.game)
             if len(record.players) < game.min_players:
                 raise BadAction("engine.too_few_players", count=game.min_players)
+            if not record.people:
+                raise BadAction("engine.needs_a_person")
             full_setup = {**record.setup, **(setup or {})}
             if getattr(game, "server_dictionary", False) and "server_words" not in full_setup:
                 # The server's own dictionary, as it stands now, goes with the game: a replay judges alike.
@@ -483,9 +545,10 @@ class SessionManager:
         )
         # The ratings move in the same transaction as the results, computed where it runs: from the figures
         # it reads, so two games ending at once with a player in common both count.
+        # A game with a bot changes no rating: ratings stay people against people (docs/bots.md).
         work: Unit = (
             finishing_unit(statements, _match(record, results, outcome, now))
-            if outcome is not None and results
+            if outcome is not None and results and not record.with_bots
             else statements
         )
         try:
@@ -567,6 +630,23 @@ class SessionManager:
         if live.state is None:
             raise WrongPhase("engine.not_started")
         return self._game(live.record.game).view_for(live.state, player)
+
+    async def seen(self, session_id: int, seat: str) -> tuple[int, Seen] | None:
+        """What a bot seat may know now, and the version it is of: its own view, the actions the rules
+        offer it and the table's buttons for it (never the state). None when the game is not under way."""
+        live = await self._read(session_id)
+        record = live.record
+        if live.state is None or record.status != "active" or seat not in record.players:
+            return None
+        game = self._game(record.game)
+        legal = game.legal_actions(live.state, seat) or []
+        seen = Seen(
+            seat=seat,
+            view=game.view_for(live.state, seat),
+            legal=tuple(legal),
+            offered=game.table_actions(live.state, seat),
+        )
+        return record.version, seen
 
     async def freshness(self, session_id: int) -> dict[str, Any]:
         """What a button made now must carry (the game's freshness), read here so that the table layer never

@@ -173,7 +173,9 @@ def rebuild_work(conn: sqlite3.Connection) -> int:
     # PostgreSQL keeps no row ids: there the games are taken in the order they finished.
     written = "r.rowid" if isinstance(conn, sqlite3.Connection) else "r.finished_at"
     rows = conn.execute(
+        # A game with a bot was never rated (ratings stay people against people): it is not rebuilt either.
         "SELECT session_id, guild_id, game, user_id, rank, finished_at, team_result FROM results"
+        " WHERE with_bots = 0"
         f" ORDER BY (SELECT MIN({written}) FROM results AS r WHERE r.session_id = results.session_id), session_id"
     ).fetchall()
     games: dict[int, list[Any]] = {}

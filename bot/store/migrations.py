@@ -256,6 +256,12 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (session_id, player)
     ) WITHOUT ROWID;
     """,
+    # 13: bot players (docs/bots.md): each session's bot seats (id -> level and the seat's own seed), and
+    # whether a result comes from a game with a bot (those change no rating and no leaderboard place).
+    """
+    ALTER TABLE sessions ADD COLUMN bots TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE results ADD COLUMN with_bots INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 
 

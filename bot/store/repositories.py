@@ -66,9 +66,20 @@ class SessionRecord:
     updated_at: float = 0.0
     names: dict[str, str] = field(default_factory=dict)  # user id -> display name when they joined
     snapshot_version: int = 0  # the version of the state the stored snapshot holds (≤ version)
+    # The bot seats (docs/bots.md): player id ("bot:1") -> {"level": "hard", "seed": <the seat's own seed>}.
+    bots: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def name(self, user_id: str) -> str:
         return self.names.get(user_id, user_id)
+
+    @property
+    def with_bots(self) -> bool:
+        return bool(self.bots)
+
+    @property
+    def people(self) -> list[str]:
+        """The seated players who are not bots."""
+        return [player for player in self.players if player not in self.bots]
 
     @property
     def is_open(self) -> bool:
@@ -95,6 +106,7 @@ class SessionRecord:
             updated_at=row["updated_at"],
             names=json.loads(row["names"]),
             snapshot_version=row["snapshot_version"],
+            bots=json.loads(row["bots"]),
         )
 
 
@@ -141,8 +153,8 @@ class Sessions:
         try:
             session_id = await tx.insert(
                 "INSERT INTO sessions (guild_id, channel_id, game, status, host_id, players, options, seed,"
-                " seed_text, setup, snapshot, version, message_id, created_at, updated_at, names)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " seed_text, setup, snapshot, version, message_id, created_at, updated_at, names, bots)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     record.guild_id,
                     record.channel_id,
@@ -160,6 +172,7 @@ class Sessions:
                     record.created_at,
                     record.updated_at,
                     _dumps(record.names),
+                    _dumps(record.bots),
                 ),
             )
         except sqlite3.IntegrityError as exc:
@@ -174,7 +187,7 @@ class Sessions:
         """Every field of the record, timers included (tests and tools; the engine writes what changed)."""
         await tx.execute(
             "UPDATE sessions SET status = ?, players = ?, options = ?, setup = ?, snapshot = ?, version = ?,"
-            " snapshot_version = ?, message_id = ?, updated_at = ?, names = ? WHERE id = ?",
+            " snapshot_version = ?, message_id = ?, updated_at = ?, names = ?, bots = ? WHERE id = ?",
             (
                 record.status,
                 _dumps(record.players),
@@ -186,6 +199,7 @@ class Sessions:
                 record.message_id,
                 record.updated_at,
                 _dumps(record.names),
+                _dumps(record.bots),
                 record.id,
             ),
         )
@@ -313,6 +327,16 @@ class Sessions:
         )
         return [int(row[0]) for row in rows]
 
+    async def open_with_bots(self, game: str, shards: Shards | None = None) -> list[int]:
+        """The running sessions of `game` with a bot seat (of the guilds of `shards`), oldest first."""
+        served, params = (shards or Shards()).where("guild_id")
+        rows = await self._db.fetch_all(
+            f"SELECT id FROM sessions WHERE game = ? AND status = 'active' AND bots <> '{{}}' AND {served}"
+            " ORDER BY id",
+            (game, *params),
+        )
+        return [int(row[0]) for row in rows]
+
     async def count_open(self, shards: Shards | None = None) -> int:
         """The open sessions (of the guilds of `shards`)."""
         served, params = (shards or Shards()).where("guild_id")
@@ -391,12 +415,13 @@ class Sessions:
         unit += [
             Statement(
                 "INSERT INTO results (session_id, guild_id, game, user_id, score, rank, won, finished_at,"
-                " result, lower_is_better, team_result, team_rating) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " result, lower_is_better, team_result, team_rating, with_bots)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (session_id, user_id) DO UPDATE SET guild_id = excluded.guild_id,"
                 " game = excluded.game, score = excluded.score, rank = excluded.rank, won = excluded.won,"
                 " finished_at = excluded.finished_at, result = excluded.result,"
                 " lower_is_better = excluded.lower_is_better, team_result = excluded.team_result,"
-                " team_rating = excluded.team_rating",
+                " team_rating = excluded.team_rating, with_bots = excluded.with_bots",
                 (
                     record.id,
                     record.guild_id,
@@ -410,6 +435,7 @@ class Sessions:
                     int(bool(meta.get("lower_is_better"))),
                     meta.get("team_result"),
                     meta.get("team_rating"),
+                    int(record.with_bots),
                 ),
             )
             for r in results or []
@@ -442,11 +468,24 @@ class Sessions:
 
     @staticmethod
     def seats_work(
-        conn: sqlite3.Connection, session_id: int, players: list[str], names: dict[str, str], now: float
+        conn: sqlite3.Connection,
+        session_id: int,
+        players: list[str],
+        names: dict[str, str],
+        now: float,
+        bots: dict[str, dict[str, Any]] | None = None,
     ) -> None:
+        """The lobby's seats: players, their names, and (when given) its bot seats."""
+        if bots is None:
+            conn.execute(
+                "UPDATE sessions SET players = ?, names = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                (_dumps(players), _dumps(names), now, session_id),
+            )
+            return
         conn.execute(
-            "UPDATE sessions SET players = ?, names = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
-            (_dumps(players), _dumps(names), now, session_id),
+            "UPDATE sessions SET players = ?, names = ?, bots = ?, updated_at = ? WHERE id = ?"
+            " AND status = 'lobby'",
+            (_dumps(players), _dumps(names), _dumps(bots), now, session_id),
         )
 
     @staticmethod
@@ -763,6 +802,16 @@ class GameTally:
 
 
 @dataclass(frozen=True)
+class BotRecord:
+    """A member's games of one game with a bot of one level: how many, and how many they won."""
+
+    game: str
+    level: str
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True)
 class ScorePoint:
     """One finished game's score, when it ended."""
 
@@ -801,11 +850,12 @@ class Stats:
         self._db = db
 
     async def tallies(self, guild_id: int, user_id: str, game: str | None = None) -> list[GameTally]:
-        """Per game played: games, wins, total and best score in the game's direction."""
+        """Per game played against people only: games, wins, total and best score in the game's direction
+        (a game with a bot is counted apart: `against_bots`)."""
         rows = await self._db.fetch_all(
             "SELECT game, COUNT(*) AS games, SUM(won) AS wins, SUM(score) AS total, MIN(score) AS low,"
-            " MAX(score) AS high, MAX(lower_is_better) AS lower FROM results"
-            " WHERE guild_id = ? AND user_id = ? AND (CAST(? AS TEXT) IS NULL OR game = ?) GROUP BY game ORDER BY game",
+            " MAX(score) AS high, MAX(lower_is_better) AS lower FROM results WHERE guild_id = ? AND user_id = ?"
+            " AND with_bots = 0 AND (CAST(? AS TEXT) IS NULL OR game = ?) GROUP BY game ORDER BY game",
             (guild_id, user_id, game, game),
         )
         return [
@@ -818,6 +868,24 @@ class Stats:
                 bool(r["lower"]),
             )
             for r in rows
+        ]
+
+    async def against_bots(self, guild_id: int, user_id: str, game: str | None = None) -> list[BotRecord]:
+        """The member's games with bots, per game and bot level: how many had a bot of that level, and how many
+        of those the member won (a cooperative game's team win counts)."""
+        rows = await self._db.fetch_all(
+            "SELECT r.game, r.won, s.bots FROM results AS r JOIN sessions AS s ON s.id = r.session_id"
+            " WHERE r.guild_id = ? AND r.user_id = ? AND r.with_bots = 1 AND (CAST(? AS TEXT) IS NULL OR r.game = ?)",
+            (guild_id, user_id, game, game),
+        )
+        counted: dict[tuple[str, str], list[int]] = {}
+        for row in rows:
+            for level in sorted({str(seat.get("level")) for seat in json.loads(row["bots"]).values()}):
+                games_won = counted.setdefault((row["game"], level), [0, 0])
+                games_won[0] += 1
+                games_won[1] += int(row["won"])
+        return [
+            BotRecord(game, level, games, wins) for (game, level), (games, wins) in sorted(counted.items())
         ]
 
     async def score_points(
@@ -1171,7 +1239,7 @@ class Results:
         best = "MIN(score)" if lower else "MAX(score)"
         rows = await self._db.fetch_all(
             f"SELECT user_id, COUNT(*) AS games, SUM(won) AS wins, {best} AS best, SUM(score) AS total"
-            " FROM results WHERE guild_id = ? AND game = ? GROUP BY user_id"
+            " FROM results WHERE guild_id = ? AND game = ? AND with_bots = 0 GROUP BY user_id"
             f" ORDER BY wins DESC, AVG(rank) ASC, {total_order}, user_id LIMIT ?",
             (guild_id, game, limit),
         )
@@ -1243,7 +1311,8 @@ class Leaderboards:
         if game is None and by != "wins":
             raise ValueError("points and ratings are ranked per game")
         lower, team = await self._direction(guild_id, game)
-        where = "guild_id = ?"
+        # A game with a bot moves no leaderboard place: the boards rank people against people.
+        where = "guild_id = ? AND with_bots = 0"
         params: list[Any] = [guild_id]
         if game is not None:
             where += " AND game = ?"

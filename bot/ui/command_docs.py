@@ -143,8 +143,42 @@ def _server_defaults() -> list[str]:
     return [*lines, ""]
 
 
+def _lobby_controls() -> list[str]:
+    """The lobby's buttons and selects, and the bot options of `/<game> new` (docs/bots.md), in the three
+    languages from the catalogue."""
+    from bot.engine.bots import LEVEL_NAMES
+    from bot.ui.lobby import LOBBY_BUTTONS
+
+    rows = [(f"`{action}`", key) for action, key in LOBBY_BUTTONS.items()]
+    rows += [("`add_bot`", "ui.lobby.add_bot"), ("`remove_bot`", "ui.lobby.remove_bot")]
+    lines = [
+        "## The lobby\n",
+        "`/<game> new` posts a lobby in the channel. Its controls, for every game (Add a bot and Remove a bot"
+        " for the host, in the games that have bot players: docs/bots.md):\n",
+        "| Control | en | fr | de |\n|---|---|---|---|",
+        *(
+            f"| {name} | " + " | ".join(_cell(t(key, lang)) for lang in LANGUAGES) + " |"
+            for name, key in rows
+        ),
+        "",
+        "In a game with bot players, `/<game> new` also takes `bots` (how many bots to seat, whole number 1–9,"
+        " at most the game's seats) and `level`; with enough seats filled the game starts at once:\n",
+        "| Option | en | fr | de |\n|---|---|---|---|",
+        "| `bots` | " + " | ".join(_cell(t("ui.cmd.new.bots", lang)) for lang in LANGUAGES) + " |",
+        "| `level` | "
+        + " | ".join(
+            _cell(t("ui.cmd.new.level", lang))
+            + "".join(f"<br>• `{level.value}`: {t(key, lang)}" for level, key in LEVEL_NAMES.items())
+            for lang in LANGUAGES
+        )
+        + " |",
+        "",
+    ]
+    return lines
+
+
 def render(tree: list[dict[str, Any]]) -> str:
-    lines = [HEADER, *_server_defaults()]
+    lines = [HEADER, *_lobby_controls(), *_server_defaults()]
     for command in sorted(tree, key=lambda c: c["name"]):
         lines.append(f"## /{command['name']}\n")
         lines.append(f"Who: {_who(command)}.\n")

@@ -133,7 +133,8 @@ class Controls(TableBase):
                 raise BadAction("ui.end_vote_open")
             if vote.payload.get("asker") == asker and vote.payload.get("at") == moment:
                 raise BadAction("ui.end_asked_already")
-        voters = [p for p in still_playing if p != asker]
+        # People decide whether to end: a bot seat casts no ballot here (docs/bots.md).
+        voters = [p for p in still_playing if p != asker and p not in record.bots]
         table_lang = await self.table_lang(record)
         channel = self.bot.get_partial_messageable(record.channel_id)
         # Another ask may have opened a vote since the check above: the write itself keeps it to one, and

@@ -6,6 +6,7 @@ import datetime as dt
 
 import discord
 
+from bot.engine.bots import is_bot
 from bot.i18n import t
 
 
@@ -19,9 +20,19 @@ def message_link(guild_id: int, channel_id: int, message_id: int) -> str:
     return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
 
 
-def player_list(players: list[str], lang: str) -> str:
-    """The seated players, numbered, in `lang` when there are none yet."""
-    return "\n".join(f"{i}. {mention(p)}" for i, p in enumerate(players, 1)) or t("ui.lobby.nobody", lang)
+def player_list(players: list[str], lang: str, names: dict[str, str] | None = None) -> str:
+    """The seated players, numbered, in `lang` when there are none yet: a person as a mention, a bot seat by
+    its name (`names`: a bot is never mentioned)."""
+    return "\n".join(f"{i}. {shown_player(p, names or {})}" for i, p in enumerate(players, 1)) or t(
+        "ui.lobby.nobody", lang
+    )
+
+
+def shown_player(player: str, names: dict[str, str]) -> str:
+    """A person's mention, or a bot seat's name (its id is never sent as a mention)."""
+    if is_bot(player):
+        return discord.utils.escape_markdown(names.get(player, player))
+    return mention(player)
 
 
 def relative_time(timestamp: float) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 
 import discord
 
+from bot.engine.bots import LEVEL_NAMES, LEVELS, Level
 from bot.engine.errors import BadAction, GameOver, NotAPlayer, StaleAction, WrongPhase
 from bot.engine.sessions import ActResult
 from bot.games import game_info
@@ -15,6 +16,7 @@ from bot.games.defaults import lobby_options, server_defaults
 from bot.i18n import N_, t
 from bot.store import SessionRecord
 from bot.ui import components
+from bot.ui.bots import bot_name
 from bot.ui.components import Click
 from bot.ui.embeds import mention, message_link, player_list, relative_time
 from bot.ui.replies import NO_MENTIONS, reply_private, update_clicked
@@ -22,6 +24,10 @@ from bot.ui.table_base import TableBase, deadlines_of
 from bot.ui.table_message import TABLE_OPENED
 
 log = logging.getLogger(__name__)
+
+
+# Where `/<game> new bots:… level:…` leaves what it asked for (the interaction's extras): (count, Level).
+BOTS_WANTED = "bots_wanted"
 
 
 def allowed_channel(interaction: discord.Interaction[Any], channels: list[int]) -> bool:
@@ -81,8 +87,33 @@ class Lobby(TableBase):
             raise BadAction("ui.lobby.post_failed", error=str(error.text or error.status)[:200]) from None
         await self.bot.sessions.set_message(record.id, message.id)
         link = message_link(record.guild_id, record.channel_id, message.id)
+        wanted = interaction.extras.get(BOTS_WANTED)
+        if wanted is not None and self.offers_bots:
+            count, level = wanted
+            record = await self.seat_bots(record, record.host_id, count, level)
+            if len(record.players) >= self.bot.sessions.games[record.game].min_players:
+                # `/<game> new bots:…` with enough seats filled starts at once (docs/bots.md).
+                await self._start_now(record, message)
+                await reply_private(
+                    interaction, t("ui.lobby.started_with_bots", self.user_lang(interaction), link=link)
+                )
+                return record
+            await self._edit_lobby(record)
         await reply_private(interaction, t("ui.lobby.opened", self.user_lang(interaction), link=link))
         return record
+
+    async def _start_now(self, record: SessionRecord, message: discord.Message) -> None:
+        """The host's Start, pressed for them: the lobby message says the game started, the table follows."""
+        setup = await self.start_setup(record)
+        result = await self.bot.sessions.start_game(record.id, record.host_id, setup)
+        lang = await self.table_lang(result.session)
+        note = t("ui.lobby.started", lang, n=len(result.session.players))
+        try:
+            await message.edit(embed=self.lobby_embed(result.session, note, lang), view=None)
+        except discord.HTTPException:
+            log.warning("could not update the lobby message of session %d", record.id)
+        await self.refresh(result.session.id, [{"type": TABLE_OPENED}, *result.events])
+        self.bots_play(result.session)
 
     def lobby_embed(self, record: SessionRecord, note: str | None = None, lang: str = "en") -> discord.Embed:
         game = self.bot.sessions.games[record.game]
@@ -98,12 +129,14 @@ class Lobby(TableBase):
         )
         embed.add_field(
             name=t("ui.lobby.seated", lang, n=len(record.players)),
-            value=player_list(record.players, lang)[:1024],
+            value=player_list(record.players, lang, record.names)[:1024],
             inline=False,
         )
         closes = deadlines_of(record).get("lobby")
         if record.status == "lobby":
             lines = [t("ui.lobby.how", lang)]
+            if self.offers_bots:
+                lines.append(t("ui.lobby.bots_how", lang))
             if closes:
                 lines.append(t("ui.lobby.closes", lang, when=relative_time(closes)))
             embed.description = "\n".join(lines)
@@ -121,7 +154,63 @@ class Lobby(TableBase):
             lobby_button("leave", discord.ButtonStyle.secondary),
             lobby_button("start", discord.ButtonStyle.primary),
             lobby_button("cancel", discord.ButtonStyle.danger),
+            *self.bot_controls(record, lang),
         )
+
+    @property
+    def offers_bots(self) -> bool:
+        return game_info(self.game_name).bots is not None
+
+    def bot_controls(self, record: SessionRecord, lang: str) -> list[discord.ui.Item[Any]]:
+        """The host's Add a bot (a select of the levels, each described by the game's own catalogue key
+        `<game>.bots.<level>`) while a seat is free, and Remove a bot while one is seated."""
+        if not self.offers_bots:
+            return []
+        items: list[discord.ui.Item[Any]] = []
+        if len(record.players) < self.bot.sessions.games[record.game].max_players:
+            levels = [
+                discord.SelectOption(
+                    label=t(LEVEL_NAMES[level], lang)[:100],
+                    value=level.value,
+                    description=t(f"{self.game_name}.bots.{level.value}", lang)[:100],
+                    emoji="🤖",
+                )
+                for level in LEVELS
+            ]
+            custom_id = components.spec(self.game_name, "add_bot").encode(record.id)
+            items.append(components.select(custom_id, levels, placeholder=t("ui.lobby.add_bot", lang)))
+        if record.bots:
+            seated = [
+                discord.SelectOption(label=record.name(seat)[:100], value=seat)
+                for seat in record.players
+                if seat in record.bots
+            ]
+            custom_id = components.spec(self.game_name, "remove_bot").encode(record.id)
+            items.append(components.select(custom_id, seated, placeholder=t("ui.lobby.remove_bot", lang)))
+        return items
+
+    async def _add_bot(self, click: Click) -> None:
+        record = await self._lobby_record(click)
+        [level] = click.selected or [""]
+        if level not in {known.value for known in LEVELS}:
+            raise BadAction("ui.lobby.no_such_level")
+        record = await self.seat_bots(record, click.player, 1, Level(level))
+        await self._show_lobby(click.interaction, record)
+
+    async def seat_bots(self, record: SessionRecord, host: str, count: int, level: Level) -> SessionRecord:
+        """Seat `count` bots at `level`, each named in the table's language."""
+        lang = await self.table_lang(record)
+        for _ in range(count):
+            record, _seat = await self.bot.sessions.add_bot(
+                record.id, host, level.value, lambda seat: bot_name(seat, level, lang)
+            )
+        return record
+
+    async def _remove_bot(self, click: Click) -> None:
+        record = await self._lobby_record(click)
+        [seat] = click.selected or [""]
+        record = await self.bot.sessions.remove_bot(record.id, click.player, seat)
+        await self._show_lobby(click.interaction, record)
 
     async def _show_lobby(
         self, interaction: discord.Interaction[Any], record: SessionRecord, note: str | None = None
@@ -188,6 +277,7 @@ class Lobby(TableBase):
             click.interaction, result.session, t("ui.lobby.started", lang, n=len(result.session.players))
         )
         await self.refresh(result.session.id, [{"type": TABLE_OPENED}, *result.events])
+        self.bots_play(result.session)
         await self.after_start(click, result)
 
     async def start_setup(self, record: SessionRecord) -> dict[str, Any]:

@@ -20,19 +20,24 @@ notices), `Controls` (bot/ui/controls.py: `/status` `/leave` `/end`, the end vot
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
+from bot.engine.bots import LEVEL_NAMES, LEVELS, Level
+from bot.engine.game import Action
 from bot.engine.sessions import ActResult
 from bot.games import every_game
+from bot.store import SessionRecord
 from bot.ui import components
+from bot.ui.bots import BotDriver
 from bot.ui.codec import Arg
 from bot.ui.consoles import ConsoleDesk
 from bot.ui.controls import Controls
-from bot.ui.lobby import Lobby
+from bot.ui.lobby import BOTS_WANTED, Lobby
 from bot.ui.mentions import TurnNotices
 from bot.ui.news import News
 from bot.ui.pace import Pace
@@ -55,11 +60,54 @@ __all__ = [
     "deadlines_of",
 ]
 
+log = logging.getLogger(__name__)
+
 # The commands every game gets; their descriptions come from the catalogue.
 STATUS = command_text("ui.cmd.status")
 LEAVE = command_text("ui.cmd.leave")
 END = command_text("ui.cmd.end")
 UNLOAD_WAIT = 5.0  # seconds a redraw under way may take to finish when the bot stops
+MOST_BOTS = 9  # `/<game> new bots:`'s bound; the game's own maximum of players refuses beyond it
+
+
+async def _bot_options(
+    interaction: discord.Interaction[Any],
+    bots: app_commands.Range[int, 1, MOST_BOTS] | None = None,
+    level: str | None = None,
+) -> None:
+    """Only its parameters matter: the `bots` and `level` options every game with bots adds to /new."""
+
+
+_bot_options = app_commands.describe(
+    bots=command_text("ui.cmd.new.bots"), level=command_text("ui.cmd.new.level")
+)(
+    app_commands.choices(
+        level=[app_commands.Choice(name=command_text(LEVEL_NAMES[lvl]), value=lvl.value) for lvl in LEVELS]
+    )(_bot_options)
+)
+_BOT_PARAMETERS = app_commands.Command(name="new", description="bot options", callback=_bot_options)._params
+
+
+def _with_bot_options(command: app_commands.Command[Any, ..., Any]) -> None:
+    """`/<game> new` gains the optional `bots` (how many) and `level`, for every game that declares bots: the
+    cog's own command runs as it is, and the lobby reads what was asked from the interaction's extras."""
+    if "bots" in command._params:
+        return
+    original = command._callback
+
+    async def new_with_bots(
+        cog: Any,
+        interaction: discord.Interaction[Any],
+        bots: int | None = None,
+        level: str | None = None,
+        **given: Any,
+    ) -> Any:
+        if bots:
+            interaction.extras[BOTS_WANTED] = (bots, Level(level or Level.MEDIUM.value))
+        return await original(cog, interaction, **given)
+
+    command._params = {**command._params, "bots": _BOT_PARAMETERS["bots"], "level": _BOT_PARAMETERS["level"]}
+    command._callback = new_with_bots
 
 
 def button(
@@ -100,6 +148,10 @@ class TableCog(Lobby, TableMessages, Controls, PrivatePanel, TableBase):
             if "colour" not in cls.__dict__:
                 cls.colour = discord.Colour(declared.colour)
         group = cls.__dict__.get("group")
+        if isinstance(group, app_commands.Group) and declared is not None and declared.bots is not None:
+            new = group.get_command("new")
+            if isinstance(new, app_commands.Command):
+                _with_bot_options(new)
         if isinstance(group, app_commands.Group):
             # The commands every game has, added to its group before discord.py binds the cog's commands.
             for name, description, callback in (
@@ -128,6 +180,15 @@ class TableCog(Lobby, TableMessages, Controls, PrivatePanel, TableBase):
             store=lambda: self.bot.store,
         )
         self.turn_notices = TurnNotices(self._wants_turn_notices, lambda: self.bot.store)
+        declared = {info.name: info for info in every_game()}.get(self.game_name)
+        policies = declared.bots if declared is not None else None
+        self.bots = BotDriver(
+            self.game_name,
+            (lambda level: policies(level, self.bot.words)) if policies is not None else None,
+            lambda: self.bot.sessions,
+            self.bot_act,
+            lambda: float(getattr(self.bot.settings, "bot_pace", 1.0)),
+        )
         # Tables Discord would not show after every retry, and their redraws later.
         self._troubles = {}
         self._later = {}
@@ -136,6 +197,8 @@ class TableCog(Lobby, TableMessages, Controls, PrivatePanel, TableBase):
         components.register(game, "leave", self._leave)
         components.register(game, "start", self._start)
         components.register(game, "cancel", self._cancel)
+        components.register(game, "add_bot", self._add_bot)
+        components.register(game, "remove_bot", self._remove_bot)
         # The console is the panel click's own answer (a private message its token then keeps live).
         components.register(game, self.panel_action, self._on_panel, opens_form=True)
         for name in dir(type(self)):
@@ -150,7 +213,11 @@ class TableCog(Lobby, TableMessages, Controls, PrivatePanel, TableBase):
     async def cog_load(self) -> None:
         self.bot.table_listeners[self.game_name] = self.on_events
         self.bot.votes.handlers[self._end_vote_kind] = self._end_vote_closed
-        self._at_start = [self._background(self.repair_tables()), self._background(self.restore_consoles())]
+        self._at_start = [
+            self._background(self.repair_tables()),
+            self._background(self.restore_consoles()),
+            self._background(self.restore_bots()),
+        ]
 
     async def cog_unload(self) -> None:
         self.bot.table_listeners.pop(self.game_name, None)
@@ -158,6 +225,7 @@ class TableCog(Lobby, TableMessages, Controls, PrivatePanel, TableBase):
         # under way finish while Discord and the database are still open.
         for task in self._at_start:
             task.cancel()
+        self.bots.close()
         if self._tasks:
             await asyncio.wait(self._tasks, timeout=UNLOAD_WAIT)
         self.consoles.close()
@@ -208,8 +276,41 @@ class TableCog(Lobby, TableMessages, Controls, PrivatePanel, TableBase):
 
     @property
     def busy(self) -> bool:
-        """True while a redraw is under way or queued (tests wait for the table to be quiet)."""
-        return bool(self._tasks) or bool(self._redraws) or self.consoles.busy
+        """True while a redraw is under way or queued, or a bot is about to move (tests wait for the table to
+        be quiet)."""
+        return bool(self._tasks) or bool(self._redraws) or self.consoles.busy or self.bots.busy
+
+    # -- bot players (bot/ui/bots.py) -------------------------------------------------------------------
+
+    async def bot_act(self, session_id: int, seat: str, action: Action) -> ActResult:
+        """A bot's move, by the path of a person's click: the manager applies and commits it (the same
+        stamping, lock and refusals), then the table is redrawn at its pace and the consoles told."""
+        result = await self.bot.sessions.act(session_id, seat, action)
+        self._after_action(result)
+        self._background(self.refresh(session_id, result.events))
+        return result
+
+    def bots_play(self, record: SessionRecord) -> None:
+        """The table changed: its bots look at it (bot/ui/bots.py)."""
+        self.bots.poke(record)
+
+    def _after_action(self, result: ActResult) -> None:
+        super()._after_action(result)
+        self.bots_play(result.session)
+
+    async def restore_bots(self) -> None:
+        """At start: every running game of this kind with a bot seat is looked at again, so a bot whose move
+        was pending when the process stopped plays it now."""
+        if self.bots is None or not self.offers_bots:
+            return
+        await self.bot.wait_until_ready()
+        for session_id in await self.bot.store.sessions.open_with_bots(
+            self.game_name, self.bot.sessions.shards
+        ):
+            try:
+                self.bots_play(await self.bot.sessions.session(session_id))
+            except Exception:
+                log.exception("could not restore the bots of session %d", session_id)
 
     def _background(self, work: Coroutine[Any, Any, None]) -> asyncio.Future[None]:
         task = asyncio.ensure_future(work)

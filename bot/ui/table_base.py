@@ -28,6 +28,7 @@ from bot.ui.components import Click
 if TYPE_CHECKING:
     from bot.app import TopBot
     from bot.engine.sessions import ActResult
+    from bot.ui.bots import BotDriver
     from bot.ui.consoles import ConsoleDesk
     from bot.ui.mentions import TurnNotices
     from bot.ui.pace import Pace
@@ -69,6 +70,7 @@ class TableBase(commands.Cog):
     pace: Pace
     consoles: ConsoleDesk
     turn_notices: TurnNotices
+    bots: BotDriver
     _redraws: dict[int, _Redraw]
     _tasks: set[asyncio.Future[None]]
     _troubles: dict[int, _Trouble]
@@ -96,6 +98,8 @@ class TableBase(commands.Cog):
         ) -> None: ...
 
         def _after_action(self, result: ActResult) -> None: ...
+
+        def bots_play(self, record: SessionRecord) -> None: ...
 
         def lobby_embed(
             self, record: SessionRecord, note: str | None = None, lang: str = "en"

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 import discord
 
+from bot.engine.bots import is_bot
 from bot.engine.errors import GameOver
 from bot.engine.game import Event
 from bot.i18n import t
@@ -219,9 +220,9 @@ class TableMessages(TableTroubles):
             return
         view = await self.bot.sessions.view(session_id, None)
         lang = await self.table_lang(record)
-        await self.turn_notices.update(
-            channel, session_id, self.awaiting(view), self.title, lang, self.reminder(view)
-        )
+        # A bot seat is never mentioned: the notice awaits the people only.
+        people = [player for player in self.awaiting(view) if not is_bot(player)]
+        await self.turn_notices.update(channel, session_id, people, self.title, lang, self.reminder(view))
 
     async def _wants_turn_notices(self, player: str) -> bool:
         profile = await self.bot.store.profiles.get(player)

@@ -25,10 +25,11 @@ from babel.numbers import format_decimal
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
+from bot.engine.bots import is_bot
 from bot.games import GAME_TITLES, every_game, game_info
 from bot.i18n import LANGUAGES, t
-from bot.records import EVERY_GAME, ORDER_NAMES, PERIOD_NAMES, rating_trend
-from bot.store.repositories import BOARD_ORDERS, PERIOD_SECONDS, Board, Standing, is_anonymous
+from bot.records import EVERY_GAME, ORDER_NAMES, PERIOD_NAMES, bot_record_line, rating_trend
+from bot.store.repositories import BOARD_ORDERS, PERIOD_SECONDS, Board, BotRecord, Standing, is_anonymous
 from bot.web.chart import Series, rating_chart
 from bot.web.markup import to_html
 from bot.web.ratelimit import RateLimit
@@ -251,8 +252,16 @@ class WebPages:
         server = await self._server(request)
         lang, user_id = server.lang, request.match_info["user"]
         tallies = await self.reads.stats.tallies(server.guild_id, user_id)
-        if not tallies:
+        against = await self.reads.stats.against_bots(server.guild_id, user_id)
+        if not tallies and not against:
             raise web.HTTPNotFound()
+        with_bots: dict[str, list[BotRecord]] = {}
+        for record in against:
+            with_bots.setdefault(record.game, []).append(record)
+        bot_lines = [
+            f"{GAME_TITLES.get(game, game)}: {bot_record_line(records, lang)}"
+            for game, records in with_bots.items()
+        ]
         name = shown_name(await self.reads.names(server.guild_id, [user_id]), user_id, lang)
         games, series = [], []
         for tally in tallies:
@@ -279,6 +288,7 @@ class WebPages:
             server,
             title=t("web.stats.title", lang, player=name),
             games=games,
+            with_bots=bot_lines,
             chart=rating_chart(series, lang, chart_title),
             legend=[(line.label, f"#{line.colour & 0xFFFFFF:06x}") for line in series],
         )
@@ -298,7 +308,8 @@ class WebPages:
             {
                 "id": number(finished.session_id, lang),
                 "link": server.link(f"games/{finished.session_id}"),
-                "game": GAME_TITLES.get(finished.game, finished.game),
+                "game": GAME_TITLES.get(finished.game, finished.game)
+                + (f" · {t('history.with_bots', lang)}" if any(is_bot(p) for p in finished.players) else ""),
                 "finished": moment(finished.finished_at, lang),
                 "players": [finished.names.get(player, player) for player in finished.players],
                 "winners": [finished.names.get(player, player) for player in finished.winners],

@@ -57,6 +57,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.engine.bots import LEVELS, Move, Policy, Seen, bot_id, bot_rng
 from bot.engine.errors import BadAction, GameError, StaleAction
 from bot.engine.game import Action, Applied, Game, Outcome, Timer, chance_rng, state_json, step
 from bot.games import GAME_PACKAGES, every_game, make_game
@@ -166,6 +167,8 @@ OUTCOME = "outcome"
 MALFORMED = "malformed"
 BAD_DO = "bad_do"
 SETUP = "setup"
+BOTS = "bots"
+BOT_FIRST = 0.7  # how often, in a playout with bot seats, the bots move before anyone else may
 
 JUNK_DO: list[Any] = ["no_such_action", "", "SPIN", ["spin"], {"do": "x"}, 7, 2.5, None, True]
 JUNK_VALUES: list[Any] = [None, "", "zz", -1, 0, 1.5, True, [], {}, [[]], {"x": 1}]
@@ -405,9 +408,14 @@ class Playout:
         seed: int,
         report: Report,
         perturb: Perturber | None = None,
+        bots: Mapping[str, Policy] | None = None,
     ) -> None:
         self.name, self.game, self.options, self.seed, self.report = name, game, options, seed, report
         self.players = PLAYER_IDS[:count]
+        # Bot seats (docs/bots.md), by their ids as live play seats them, each played by the game's policy.
+        self.bots = dict(bots or {})
+        if self.bots:
+            self.players = [*PLAYER_IDS[: count - len(self.bots)], *self.bots]
         self.rng = random.Random(f"choices:{seed}")
         self.records: list[Record] = []
         self.initial: Any = None
@@ -522,7 +530,87 @@ class Playout:
             state = applied
         self.check_replay()
 
+    def bot_move(self, state: Any, legal: dict[str, list[Action]]) -> Any:
+        """A bot seat's move, as the table layer's driver makes it: its policy sees only its own view, its
+        legal actions and its buttons, with the seat's own random source; what it chooses must be accepted.
+        The new state, or None when no bot moves now (then the people and the timers act)."""
+        game = self.game
+        seats = [seat for seat in self.bots if seat not in self.departed and seat in legal]
+        self.rng.shuffle(seats)
+        for seat in seats:
+            seen = Seen(
+                seat=seat,
+                view=game.view_for(state, seat),
+                legal=tuple(legal.get(seat) or ()),
+                offered=game.table_actions(state, seat),
+            )
+            rng = bot_rng(self.seed + sum(map(ord, seat)), len(self.records))
+            move = self.guard(
+                BOTS, f"{seat}'s policy", lambda p=self.bots[seat], s=seen, r=rng: p.choose(s, r)
+            )
+            if move is None:
+                continue
+            if (
+                not isinstance(move, Move)
+                or not isinstance(move.delay, int | float)
+                or not 0 <= move.delay < 60
+            ):
+                self.fail(BOTS, f"{seat}'s policy chose {short(move)}: not a Move with a delay in seconds")
+                continue
+            sent = as_sent_by(move.action, seat)
+            result = self.attempt(state, sent, BOTS)
+            if isinstance(result, GameError):
+                self.fail(
+                    BOTS, f"{seat}'s bot move {short(sent)} was refused: {result.code}: {result.message}"
+                )
+                continue
+            if isinstance(result, Exception):
+                continue
+            complete, applied = result
+            self.check_step(state, sent, complete, applied)
+            self.report.tally["bot moves"] += 1
+            if sent.get("do") in DEPARTURES:
+                self.departed.add(seat)
+            self.report.steps += 1
+            return applied.state
+        return None
+
+    def seen_by(self, state: Any, seat: str) -> Seen:
+        game = self.game
+        return Seen(
+            seat=seat,
+            view=game.view_for(state, seat),
+            legal=tuple(game.legal_actions(state, seat) or ()),
+            offered=game.table_actions(state, seat),
+        )
+
+    def check_no_peeking(self, state: Any, other: Any, seat: str, what: str) -> None:
+        """A bot chooses the same move, with the same random source, in a state that differs only in a secret
+        its seat may not see: it decides from its own view and actions alone."""
+        policy, version = self.bots[seat], len(self.records)
+        moves = [
+            self.guard(
+                BOTS,
+                f"{seat}'s policy",
+                lambda s=s: policy.choose(self.seen_by(s, seat), bot_rng(1, version)),
+            )
+            for s in (state, other)
+        ]
+        self.report.tally["bot choices compared with a secret changed"] += 1
+        if moves[0] != moves[1]:
+            self.fail(
+                BOTS,
+                f"{what}: {seat}'s bot, who may not see it, chose {short(moves[1])}, not {short(moves[0])}",
+            )
+
     def choose_and_apply(self, state: Any, legal: dict[str, list[Action]]) -> Any:
+        if self.bots:
+            # A bot moves when it has a move, most of the time before the people (as its pace allows).
+            if self.rng.random() < BOT_FIRST:
+                moved = self.bot_move(state, legal)
+                if moved is not None:
+                    return moved
+            legal = {player: actions for player, actions in legal.items() if player not in self.bots}
         timers: list[Timer] = self.guard(TIMERS, "timers(state)", lambda: list(self.game.timers(state))) or []
         freshness = self.guard(LEGAL, "freshness(state)", lambda: self.game.freshness(state))
         player_moves = [(p, a) for p, actions in legal.items() for a in actions]
@@ -732,6 +820,8 @@ class Playout:
                     + difference(views[viewer], theirs),
                 )
                 return
+        for seat in [viewer for viewer in blind if viewer in self.bots]:
+            self.check_no_peeking(state, other, str(seat), what)
         offered: list[tuple[str | None, Action]] = [(p, a) for p, actions in legal.items() for a in actions]
         offered += [(None, t.action) for t in timers]
         if not offered:
@@ -1348,6 +1438,7 @@ def play(
     seeds: int | None = None,
     perturb: Perturber | None = None,
     first_index: int = 0,
+    bot_seats: int = 0,
 ) -> Report:
     """The playouts of one game (by default every option set of PLAY_OPTIONS, player count and seed); the
     seeds of option set i are those of PLAY_OPTIONS[name][first_index + i]."""
@@ -1356,7 +1447,8 @@ def play(
     for index, options in enumerate(chosen, start=first_index):
         for count in player_counts(game) if counts is None else counts:
             for seed in seeds_for(name, index, count)[:seeds]:
-                playout = Playout(name, game, dict(options), count, seed, report, perturb)
+                bots = with_bots(name, count, bot_seats, seed)
+                playout = Playout(name, game, dict(options), count, seed, report, perturb, bots)
                 try:
                     playout.run()
                 except Exception as error:  # a query the playout does not guard: still a finding
@@ -1367,6 +1459,57 @@ def play(
 @pytest.fixture(scope="module")
 def reports(words: Any) -> Reports:
     return Reports(words)
+
+
+# -- bot seats: the same playouts with some seats played by the game's policies --------------------------
+
+BOT_SUBJECTS = [info.name for info in every_game() if info.bots is not None]
+_WORDS: list[Any] = []  # the words service the policies are given (the module's, once loaded)
+
+
+def with_bots(name: str, count: int, seats: int, seed: int) -> dict[str, Policy]:
+    """`seats` bot seats (all but one seat at most: a game needs a person), their levels drawn by the seed."""
+    info = next((info for info in every_game() if info.name == name), None)
+    if not seats or info is None or info.bots is None:
+        return {}
+    levels = random.Random(f"levels:{seed}")
+    return {
+        bot_id(n): info.bots(levels.choice(LEVELS), _WORDS[0] if _WORDS else None)
+        for n in range(1, min(seats, count - 1) + 1)
+    }
+
+
+class BotReports(Reports):
+    """Playouts in which every seat but one is a bot seat (a person and bots, as a solo game)."""
+
+    def get(self, name: str) -> Report:
+        if name not in self.done:
+            _WORDS[:] = [self.words]
+            game = build_game(name, self.words)
+            report = play(name, game, bot_seats=game.max_players)
+            print(f"\n{name} with bots: {report.playouts} playouts, {report.steps} steps, "
+                  f"{report.tally['bot moves']} bot moves, {report.finished} finished")  # fmt: skip
+            self.done[name] = report
+        return self.done[name]
+
+
+@pytest.fixture(scope="module")
+def bot_reports(words: Any) -> BotReports:
+    return BotReports(words)
+
+
+@pytest.mark.parametrize("name", BOT_SUBJECTS)
+@pytest.mark.parametrize("check", [SETUP, BOTS, LEGAL, REFUSALS, REPLAY, SECRETS, OUTCOME])
+def test_bot_seats_play_ordinary_accepted_actions(bot_reports: BotReports, name: str, check: str) -> None:
+    """With bot seats, every move a bot's policy chooses from its own view and legal actions is accepted
+    (a bot's moves are ordinary actions), a bot chooses alike in a state that differs only in a secret its
+    seat may not see (no peeking), and the playouts pass the contract's checks as any other."""
+    assert_clean(bot_reports, name, check)
+    if check == BOTS:
+        tally = bot_reports.get(name).tally
+        assert tally["bot moves"] > 0, f"{name}: no bot moved in any playout"
+        if name in SECRET_PERTURBERS:  # no peeking: its choices were compared with a secret changed
+            assert tally["bot choices compared with a secret changed"] > 0, name
 
 
 SHOWN_KINDS = 3

@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.engine.game import Game
 from bot.games.registry import GameInfo
+from bot.games.skeleton.bots import policy
 from bot.games.skeleton.game import Skeleton
 from bot.games.skeleton.state import DECK, State, value
 from bot.i18n import N_
@@ -32,4 +33,5 @@ GAME = GameInfo(
     rules_summary=N_("skeleton.rules.summary"),
     play_options=({}, {"target": 25}),  # the default target, and one that lets the deck run out
     listed=False,
+    bots=policy,  # bot/games/skeleton/bots.py: the example policy (docs/bots.md)
 )

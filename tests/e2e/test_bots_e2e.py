@@ -1,0 +1,226 @@
+"""Bot players on the loopback Discord (docs/bots.md), for every game that declares bots, in English, French
+and German: the host adds and removes a bot in the lobby; `/<game> new bots:… level:hard` starts a game with
+one person that is played to its end; a bot process killed while a bot's move is pending plays it once it is
+started again, and the game finishes; no bot id is ever sent as a mention.
+
+Generic: the games come from the registry (those with `bots=` and a table), so a game whose policy merges is
+checked here without a line of its own. The person's seat is played by the test through the same manager
+path as the bots' (with the game's easy policy): what a person clicks is each game's own e2e test's matter.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.engine.bots import Level, is_bot
+from bot.games import GameInfo, games_with_a_table
+from bot.i18n import t
+from bot.store import Store
+
+from .conftest import requires_product
+from .driver import Table
+from .fake_discord import FakeDiscord
+from .process import SpawnBot, wait_for_new_session
+
+pytestmark = requires_product
+
+PRODUCT = "bot.__main__:main"
+LANGUAGES = ["en", "fr", "de"]
+GAMES = [info for info in games_with_a_table() if info.bots is not None]
+TINY_PACE = "0.01"  # a bot's delay of a second or two becomes a hundredth of that
+PLAY_WITHIN = 60.0  # seconds a whole game may take
+
+
+@pytest.fixture(autouse=True)
+def bots_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot under test loads the unlisted games with bots, and its bots play at a tiny pace."""
+    monkeypatch.setenv("EXTRA_GAMES", ",".join(info.name for info in GAMES if not info.listed))
+    monkeypatch.setenv("BOT_PACE", TINY_PACE)
+
+
+def never_mentioned(fake: FakeDiscord) -> None:
+    """No request the bot sent mentions a bot seat or lets one be pinged."""
+    for request in fake.requests:
+        body = str(request.body)
+        assert "<@bot:" not in body and "<@!bot:" not in body, body[:300]
+        allowed = request.body.get("allowed_mentions") if isinstance(request.body, dict) else None
+        if allowed:
+            assert not any(is_bot(str(user)) for user in allowed.get("users") or []), allowed
+
+
+def cog_of(bot: Any, info: GameInfo) -> Any:
+    return next(cog for cog in bot.cogs.values() if getattr(cog, "game_name", None) == info.name)
+
+
+async def speak(table: Table, lang: str) -> None:
+    await table.user("dev").slash("settings language", language=lang)
+
+
+def level_name(level: Level, lang: str) -> str:
+    return t(f"ui.bot.level.{level.value}", lang)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("info", GAMES, ids=lambda info: info.name)
+async def test_the_host_adds_and_removes_a_bot_in_the_lobby(
+    product_bot: Any, table: Table, info: GameInfo, lang: str
+) -> None:
+    await speak(table, lang)
+    alice = table.user("alice", locale=lang)
+    lobby = (await alice.slash(f"{info.name} new", **info.new_options(lang))).linked
+    assert lobby is not None
+    add, remove = t("ui.lobby.add_bot", lang), t("ui.lobby.remove_bot", lang)
+    [offer] = [s for s in lobby.selects if s.get("placeholder") == add]
+    assert [o["label"] for o in offer["options"]] == [level_name(level, lang) for level in Level]
+    assert [o["description"] for o in offer["options"]] == [
+        t(f"{info.name}.bots.{level.value}", lang)[:100] for level in Level
+    ]
+
+    await alice.select(lobby, "hard", placeholder=add)
+    hard = t("ui.bot.name", lang, name="Ada", level=level_name(Level.HARD, lang))
+    assert hard in lobby.text and "<@bot" not in lobby.text
+    await alice.select(lobby, "easy", placeholder=add)
+    easy = t("ui.bot.name", lang, name="Alan", level=level_name(Level.EASY, lang))
+    assert easy in lobby.text
+    record = await product_bot.sessions.open_in_channel(table.channel_id)
+    assert record is not None and list(record.bots) == ["bot:1", "bot:2"]
+
+    # Someone else cannot seat a bot: the host's control.
+    bob = table.user("bob", locale=lang)
+    refused = await bob.select(lobby, "easy", placeholder=add)
+    assert refused.ephemeral and t("engine.host_seats_bots", lang) in refused.text
+
+    await alice.select(lobby, hard, placeholder=remove)
+    assert hard not in lobby.text and easy in lobby.text
+    record = await product_bot.sessions.open_in_channel(table.channel_id)
+    assert record is not None and list(record.bots) == ["bot:2"] and "bot:1" not in record.players
+    never_mentioned(table.fake)
+
+
+async def play_the_person(bot: Any, info: GameInfo, session_id: int, person: str) -> None:
+    """The person's seat, played through the manager's path with the game's easy policy, until the game ends
+    (the bots play their own seats meanwhile)."""
+    cog = cog_of(bot, info)
+    assert info.bots is not None
+    policy = info.bots(Level.EASY, bot.words)
+    rng = random.Random(1)
+    deadline = asyncio.get_running_loop().time() + PLAY_WITHIN
+    while (await bot.sessions.session(session_id)).is_open:
+        assert asyncio.get_running_loop().time() < deadline, "the game did not finish"
+        looked = await bot.sessions.seen(session_id, person)
+        move = policy.choose(looked[1], rng) if looked is not None else None
+        if move is None:
+            await asyncio.sleep(0.02)
+            continue
+        try:
+            await cog.bot_act(session_id, person, move.action)
+        except Exception:  # the table moved on meanwhile (a bot's move): look again
+            await asyncio.sleep(0.01)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("info", GAMES, ids=lambda info: info.name)
+async def test_one_person_plays_a_whole_game_against_a_hard_bot_started_in_one_command(
+    product_bot: Any, table: Table, info: GameInfo, lang: str
+) -> None:
+    await speak(table, lang)
+    alice = table.user("alice", locale=lang)
+    wanted = max(1, product_bot.sessions.games[info.name].min_players - 1)
+    reply = await alice.slash(f"{info.name} new", bots=wanted, level="hard", **info.new_options(lang))
+    assert reply.ephemeral and reply.linked is not None
+    lobby = reply.linked
+    assert t("ui.lobby.started", lang, n=wanted + 1) in lobby.text  # enough seats: it started at once
+    record = await product_bot.sessions.open_in_channel(table.channel_id)
+    assert record is not None and record.status == "active"
+    assert [record.bots[seat]["level"] for seat in record.bots] == ["hard"] * wanted
+    name = t("ui.bot.name", lang, name="Ada", level=level_name(Level.HARD, lang))
+    assert record.names["bot:1"] == name
+
+    await play_the_person(product_bot, info, record.id, str(alice.id))
+    await table.settle()
+    finished = await product_bot.sessions.session(record.id)
+    assert finished.status == "finished"
+    logged = await product_bot.store.actions.for_session(record.id)
+    assert any(entry.player == "bot:1" for entry in logged)  # the bot's moves are in the log like anyone's
+
+    # Recorded with bots: no rating, no leaderboard place; /history names the bot (never a mention).
+    assert await product_bot.store.ratings.get(table.guild_id, info.name, str(alice.id)) is None
+    assert (await product_bot.store.leaderboards.board(table.guild_id, info.name)).entries == 0
+    history = await alice.slash("history")
+    assert t("history.with_bots", lang) in history.text and name in history.text
+    stats = await alice.slash("stats")
+    assert t("stats.with_bots", lang, levels="").strip() in stats.text
+    never_mentioned(table.fake)
+
+
+async def session_status(database: Path | str, session_id: int) -> str:
+    store = await Store.open(database)
+    try:
+        record = await store.sessions.get(session_id)
+    finally:
+        await store.close()
+    assert record is not None
+    return record.status
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("info", GAMES, ids=lambda info: info.name)
+async def test_a_bot_whose_move_was_pending_when_the_process_was_killed_plays_it_after_the_restart(
+    spawn_bot: SpawnBot,
+    fake_discord: FakeDiscord,
+    table: Table,
+    database: Path | str,
+    info: GameInfo,
+    lang: str,
+) -> None:
+    # The first process's bots think slowly: each move waits many seconds, so one is pending at the kill.
+    first = await spawn_bot(PRODUCT, database=database, env={"BOT_PACE": "30"})
+    await wait_for_new_session(fake_discord, first)
+    await speak(table, lang)
+    alice = table.user("alice", locale=lang)
+    # Enough bots to play on without the person, who leaves at once: then only bots move (a bot to move).
+    rules = info.make(None)
+    bots = min(max(rules.min_players, 1), rules.max_players - 1)
+    reply = await alice.slash(f"{info.name} new", bots=bots, level="hard", **info.new_options(lang))
+    assert reply.linked is not None
+    store = await Store.open(database)
+    try:
+        session_id = await store.sessions.open_id_in_channel(table.channel_id)
+    finally:
+        await store.close()
+    assert session_id is not None
+    left = await alice.slash(f"{info.name} leave")
+    assert left.ephemeral
+    await asyncio.sleep(0.5)
+    assert await session_status(database, session_id) == "active"
+    versions_before = await logged_versions(database, session_id)
+
+    session = fake_discord.gateway.current
+    await first.kill()  # SIGKILL, a bot's move pending
+    second = await spawn_bot(PRODUCT, database=database, env={"BOT_PACE": TINY_PACE})
+    await wait_for_new_session(fake_discord, second, previous=session)
+    # The restore pokes the driver: the bots play on, their pending moves first.
+    deadline = asyncio.get_running_loop().time() + PLAY_WITHIN
+    while await session_status(database, session_id) != "finished":
+        assert asyncio.get_running_loop().time() < deadline, (
+            "the bots did not finish the game after the restart"
+        )
+        await asyncio.sleep(0.2)
+    assert await logged_versions(database, session_id) > versions_before
+    await table.settle()
+    never_mentioned(fake_discord)
+    assert await second.stop(signal.SIGTERM) == 0
+
+
+async def logged_versions(database: Path | str, session_id: int) -> int:
+    store = await Store.open(database)
+    try:
+        return len(await store.actions.for_session(session_id))
+    finally:
+        await store.close()

@@ -1,0 +1,212 @@
+"""The bot players' driver (bot/ui/bots.py) on the real session manager and Skeleton's policies: bots play a
+game through the manager's own path, a refused move is not tried again until the table changes, a move the
+table has moved past is chosen again, a policy's thinking leaves the loop once it is slow, the driver stops
+at close."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from bot.engine.bots import Level, Move, Seen, of_kind
+from bot.engine.sessions import ActResult, SessionManager
+from bot.games.skeleton import GAME, Skeleton
+from bot.i18n import LANGUAGES
+from bot.store import Store
+from bot.ui.bots import BOT_NAMES, BotDriver, bot_name
+
+HOST = "111111111111111111"
+PACE = 0.001
+
+
+@pytest.fixture
+async def manager(database):
+    store = await Store.open(database)
+    manager = SessionManager(store, {"skeleton": Skeleton()})
+    await manager.start()
+    yield manager
+    await manager.close()
+    await store.close()
+
+
+class Table:
+    """A driver wired as the table layer wires it: its moves go through `manager.act`, and every applied
+    action (the bots' and the person's) pokes it."""
+
+    def __init__(self, manager: SessionManager, policy_of: Any = None) -> None:
+        self.manager = manager
+        self.acted: list[tuple[str, dict[str, Any]]] = []
+        self.driver = BotDriver(
+            "skeleton",
+            policy_of or (lambda level: GAME.bots(level, None)),  # type: ignore[misc]
+            lambda: manager,
+            self.bot_act,
+            lambda: PACE,
+        )
+
+    async def bot_act(self, session_id: int, seat: str, action: dict[str, Any]) -> ActResult:
+        result = await self.manager.act(session_id, seat, action)
+        self.acted.append((seat, action))
+        self.driver.poke(result.session)
+        return result
+
+    async def person(self, session_id: int, action: dict[str, Any]) -> None:
+        result = await self.manager.act(session_id, HOST, action)
+        self.driver.poke(result.session)
+
+    async def quiet(self, within: float = 5.0) -> None:
+        deadline = time.monotonic() + within
+        while self.driver.busy:
+            assert time.monotonic() < deadline, "the bots never stopped"
+            await asyncio.sleep(0.005)
+
+
+async def game_with_bots(manager: SessionManager, *levels: str, first: str | None = None) -> int:
+    record = await manager.open_lobby(1, 10, "skeleton", HOST, {"target": 8}, "Host")
+    for level in levels:
+        await manager.add_bot(record.id, HOST, level, lambda seat, lv=level: bot_name(seat, Level(lv), "en"))
+    (await manager.session(record.id)).setup = {"first_player": first or HOST}
+    await manager.start_game(record.id, HOST)
+    return record.id
+
+
+async def test_bots_play_through_the_managers_path_until_the_person_is_awaited(manager):
+    table = Table(manager)
+    session = await game_with_bots(manager, "easy", "hard", first="bot:1")
+    table.driver.poke(await manager.session(session))
+    for _ in range(60):
+        await table.quiet()
+        record = await manager.session(session)
+        if not record.is_open:
+            break
+        looked = await manager.seen(session, HOST)
+        assert looked is not None
+        _, seen = looked
+        # The bots have played their turns: the table awaits the person.
+        assert seen.view["current"] == HOST
+        moves = of_kind(seen.legal, "draw") or of_kind(seen.legal, "pass")
+        await table.person(session, moves[0])
+    assert not (await manager.session(session)).is_open
+    logged = await manager.store.actions.for_session(session)
+    bots = [entry for entry in logged if entry.player in ("bot:1", "bot:2")]
+    assert bots and len(bots) == len(table.acted)  # every bot move is in the log like anyone's
+    assert {entry.player for entry in bots} == {"bot:1", "bot:2"}
+
+
+class Refused:
+    """A policy that always asks for a card it does not hold (the rules refuse it)."""
+
+    level = Level.EASY
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def choose(self, seen: Seen, rng: random.Random) -> Move | None:
+        self.calls += 1
+        if not of_kind(seen.legal, "draw") and not of_kind(seen.legal, "pass"):
+            return None
+        return Move({"do": "play", "turn": seen.view["turn"], "card": "9z"}, 0.0)
+
+
+async def test_a_refused_move_is_not_tried_again_until_the_table_changes(manager, caplog):
+    caplog.set_level(logging.INFO, "bot.ui.bots")
+    refused = Refused()
+    table = Table(manager, lambda level: refused)
+    session = await game_with_bots(manager, "easy", first="bot:1")
+    table.driver.poke(await manager.session(session))
+    await table.quiet()
+    await asyncio.sleep(0.05)
+    assert refused.calls == 1 and table.acted == [] and "refused" in caplog.text
+    table.driver.poke(await manager.session(session))  # a change of the table: it looks again, once
+    await table.quiet()
+    assert refused.calls == 2
+
+
+class Slow:
+    """Draws after a delay, thinking for a while; records the thread it thought in."""
+
+    level = Level.HARD
+
+    def __init__(self, thinking: float, delay: float = 0.0) -> None:
+        self.thinking, self.delay, self.threads, self.chosen = thinking, delay, [], []
+
+    def choose(self, seen: Seen, rng: random.Random) -> Move | None:
+        self.threads.append(threading.get_ident())
+        until = time.thread_time() + self.thinking
+        while time.thread_time() < until:
+            pass
+        moves = of_kind(seen.legal, "draw") or of_kind(seen.legal, "pass")
+        if not moves:
+            return None
+        self.chosen.append(moves[0])
+        return Move(moves[0], self.delay)
+
+
+async def test_a_slow_policy_thinks_off_the_loop_and_a_cheap_one_on_it(manager):
+    loop_thread = threading.get_ident()
+    for thinking, inline in ((0.01, False), (0.0, True)):
+        policy = Slow(thinking)
+        table = Table(manager, lambda level, p=policy: p)
+        session = await game_with_bots(manager, "hard", first="bot:1")
+        for _ in range(3):  # the bot draws and passes; the person passes back
+            table.driver.poke(await manager.session(session))
+            await table.quiet()
+            looked = await manager.seen(session, HOST)
+            assert looked is not None
+            await table.person(
+                session, (of_kind(looked[1].legal, "draw") or of_kind(looked[1].legal, "pass"))[0]
+            )
+            await table.quiet()
+        assert policy.threads[0] != loop_thread  # the first choice always in a thread: its cost unknown
+        later = policy.threads[1:]
+        assert later and all((thread == loop_thread) is inline for thread in later)
+        await manager.cancel(session)
+
+
+async def test_a_move_the_table_moved_past_is_chosen_again(manager):
+    policy = Slow(0.0, delay=0.2 / PACE)  # waits 0.2 s before it acts
+    table = Table(manager, lambda level: policy)
+    session = await game_with_bots(manager, "hard", first="bot:1")
+    table.driver.poke(await manager.session(session))
+    await asyncio.sleep(0.05)
+    assert table.driver.pending(session) == ["bot:1"]
+    # Meanwhile the turn's timer fires: the bot's Draw of turn 1 no longer stands.
+    record = await manager.session(session)
+    [(key, timer)] = list(record.timers.items())
+    result = await manager.fire_timer(session, key, timer["at"])
+    assert result is not None
+    table.driver.poke(result.session)
+    await table.quiet()
+    # It looked again (the person's turn now: nothing to do) and never sent the Draw of turn 1.
+    assert policy.chosen[0]["turn"] == 1 and len(policy.threads) == 2 and table.acted == []
+
+
+async def test_close_drops_every_pending_move(manager):
+    policy = Slow(0.0, delay=10 / PACE)
+    table = Table(manager, lambda level: policy)
+    session = await game_with_bots(manager, "hard", first="bot:1")
+    table.driver.poke(await manager.session(session))
+    await asyncio.sleep(0.05)
+    # Waiting ten seconds: pending, though not busy (a long wait keeps no test waiting).
+    assert table.driver.pending(session) == ["bot:1"] and not table.driver.busy
+    table.driver.close()
+    await asyncio.sleep(0)
+    await asyncio.sleep(0.01)
+    assert table.driver.pending(session) == [] and table.acted == []
+
+
+def test_a_bots_name_is_marked_localised_and_never_a_mention():
+    for lang in LANGUAGES:
+        name = bot_name("bot:2", Level.HARD, lang)
+        assert name.startswith("🤖 ") and BOT_NAMES[1] in name and "<@" not in name
+    assert {bot_name("bot:1", Level.EASY, lang) for lang in LANGUAGES} == {
+        "🤖 Ada (easy)",
+        "🤖 Ada (facile)",
+        "🤖 Ada (leicht)",
+    }
