@@ -48,7 +48,7 @@ MEDIUM_RISK_LIMIT = 2500  # ten-thousandths: medium ignores any risk below 25 %
 MEDIUM_SEES = 0.5  # the share of the allowed squares medium weighs
 # Hard looks one turn ahead only for its best few placements by their own expectation: the rest are far
 # behind, and the look-ahead (every square and colour of the next player for each) is what costs time.
-LOOKAHEAD = 8
+LOOKAHEAD = 6
 # A human pace per decision, in seconds (the table layer scales it): a roll is quicker than a placement.
 PLACE_PACE = {Level.EASY: (2.5, 4.0), Level.MEDIUM: (2.0, 3.5), Level.HARD: (1.5, 3.0)}
 ROLL_PACE = (1.0, 2.0)
