@@ -50,9 +50,9 @@ TOP_DROP_MARGIN = 10.0  # mean cards left, easy minus hard, over the whole table
 MAX_STEPS = 20_000  # a game that runs longer is reported as unfinished
 
 # Games per pairing (full run, quick run) and the options each game is played with.
-TOPPLE = {"games": (400, 40), "options": {"target": 30}}
-TOPPO = {"games": (1000, 60), "options": {"games": 1}}
-TOP_DROP = {"games": (60, 8), "difficulties": ("easy", "medium", "hard", "extreme")}
+TOPPLE_GAMES, TOPPLE_OPTIONS = (400, 40), {"target": 30}
+TOPPO_GAMES, TOPPO_OPTIONS = (1000, 60), {"games": 1}
+TOP_DROP_GAMES, TOP_DROP_DIFFICULTIES = (60, 8), ("easy", "medium", "hard", "extreme")
 
 Timings = dict[tuple[str, str], list[float]]
 
@@ -68,10 +68,9 @@ def play(
     due (module docstring); timers fire at their deadlines."""
     name = game.name
     seats = [f"bot{index}" for index in range(len(levels))]
-    policies: dict[str, Policy] = {
-        seat: game_info(name).bots(level, None)  # type: ignore[misc]
-        for seat, level in zip(seats, levels, strict=True)
-    }
+    make = game_info(name).bots
+    assert make is not None, f"{name} declares no bots"
+    policies: dict[str, Policy] = {seat: make(level, None) for seat, level in zip(seats, levels, strict=True)}
     rngs = {seat: random.Random(f"{seed}:{seat}") for seat in seats}
     state = game.new_game(options, seats, {}, random.Random(seed))
     now, version = 0.0, 0
@@ -159,13 +158,13 @@ def top_drop(games: int, timings: Timings) -> bool:
     """The team's win rate and mean cards left per level, team size and difficulty (every seat one level)."""
     game = make_game("topdrop", None)
     print(f"topdrop: a team of bots of one level, {games} games per cell")
-    print("  level   size " + "".join(f"{d:>18}" for d in TOP_DROP["difficulties"]))
+    print("  level   size " + "".join(f"{d:>18}" for d in TOP_DROP_DIFFICULTIES))
     left: dict[Level, list[float]] = defaultdict(list)
     cells: dict[tuple[Level, int, str], float] = {}
     for level in LEVELS:
         for size in range(1, 5):
             row = []
-            for difficulty in TOP_DROP["difficulties"]:
+            for difficulty in TOP_DROP_DIFFICULTIES:
                 won, cards = 0, []
                 for seed in range(games):
                     state = play(game, {"difficulty": difficulty}, [level] * size, seed, timings)
@@ -212,9 +211,9 @@ def main() -> int:
     timings: Timings = defaultdict(list)
     started = time.perf_counter()
     results = [
-        ladder("topple", TOPPLE["options"], TOPPLE["games"][pick], timings, sole_winner),
-        ladder("toppo", TOPPO["options"], TOPPO["games"][pick], timings, sole_winner),
-        top_drop(TOP_DROP["games"][pick], timings),
+        ladder("topple", TOPPLE_OPTIONS, TOPPLE_GAMES[pick], timings, sole_winner),
+        ladder("toppo", TOPPO_OPTIONS, TOPPO_GAMES[pick], timings, sole_winner),
+        top_drop(TOP_DROP_GAMES[pick], timings),
         decision_times(timings),
     ]
     print(f"({time.perf_counter() - started:.0f} s)")

@@ -46,7 +46,7 @@ NEED_AN_ACTION_CARD = "need_an_action_card"
 TURN_PACE = {Level.EASY: (2.5, 4.0), Level.MEDIUM: (2.0, 3.5), Level.HARD: (1.5, 3.0)}
 
 
-@dataclass(frozen=True)
+@dataclass
 class TopDropBot:
     level: Level
 

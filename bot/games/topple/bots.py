@@ -54,7 +54,7 @@ PLACE_PACE = {Level.EASY: (2.5, 4.0), Level.MEDIUM: (2.0, 3.5), Level.HARD: (1.5
 ROLL_PACE = (1.0, 2.0)
 
 
-@dataclass(frozen=True)
+@dataclass
 class ToppleBot:
     level: Level
 

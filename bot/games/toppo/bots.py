@@ -54,7 +54,7 @@ CARRIES = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass
 class ToppoBot:
     level: Level
 
