@@ -5,7 +5,8 @@ the published balance model (board.py: the risk of each square, the points of ea
   it hands the player before if it topples, then minus what the next player can expect from the board it
   leaves, over the six faces of their die (their best placement for each face, judged the same way), plus
   the 3 points they hand back if they topple.
-- medium: greedy: the most points among the placements under a risk limit (else the safest one).
+- medium: greedy: the most points among the placements under a risk limit (else the safest one), weighing
+  only some of the allowed squares, as a casual player does.
 - easy: any allowed square, in any colour it has pieces of.
 
 In the young version nothing scores and a toppler is out: hard keeps its own risk low and leaves the next
