@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.engine.game import Game
 from bot.games.registry import GameInfo, ServerDefault
+from bot.games.topdrop.bots import make_bot
 from bot.games.topdrop.cards import COLOUR_OF, COLOUR_TABLE, DIFFICULTY_NAMES, HINTS
 from bot.games.topdrop.game import TopDrop, can_play
 from bot.games.topdrop.state import State
@@ -37,4 +38,5 @@ GAME = GameInfo(
         ServerDefault("difficulty", N_("topdrop.settings.difficulty"), tuple(DIFFICULTY_NAMES.items())),
         ServerDefault("turn_seconds", N_("topdrop.settings.turn_seconds")),
     ),
+    bots=make_bot,  # bot/games/topdrop/bots.py
 )

@@ -11,6 +11,7 @@ from typing import Any
 from bot.engine.game import Game
 from bot.games.defaults import whole_number_between
 from bot.games.registry import BotDefault, GameInfo, ServerDefault
+from bot.games.topple.bots import make_bot
 from bot.games.topple.game import Topple
 from bot.games.topple.state import NUMBERS, VARIANT_NAMES, State
 from bot.i18n import N_
@@ -41,4 +42,5 @@ GAME = GameInfo(
     bot_defaults=(
         BotDefault("TOPPLE_TURN_SECONDS", "turn_seconds", whole_number_between(*NUMBERS["turn_seconds"][1:])),
     ),
+    bots=make_bot,  # bot/games/topple/bots.py
 )

@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.engine.game import Game
 from bot.games.registry import GameInfo, ServerDefault
+from bot.games.toppo.bots import make_bot
 from bot.games.toppo.game import Toppo
 from bot.games.toppo.state import DISPLAY_SIZES, State
 from bot.i18n import N_
@@ -35,4 +36,5 @@ GAME = GameInfo(
     server_defaults=(
         ServerDefault("display", N_("toppo.settings.display"), tuple((size, None) for size in DISPLAY_SIZES)),
     ),
+    bots=make_bot,  # bot/games/toppo/bots.py
 )
