@@ -43,6 +43,7 @@ DESCRIPTIONS = {
 }
 
 CHUNK = 2  # words written between two saves of the list
+MAX_RESPINS = 3  # re-spins of one round a bot asks for at most
 # Verdicts that judge the word itself (the words service's matter): the others (common, duplicate, variant,
 # wrong_letter, level, category) are the round's, and a bot votes to keep them.
 DICTIONARY_MATTERS = frozenset({None, "not_a_word", "proper_noun", "abbreviation", "voted_out"})
@@ -92,7 +93,7 @@ STYLES = {
         slip=0.05,
         checks=True,
         memory=3,
-        word_seconds=(4.5, 8.0),
+        word_seconds=(5.0, 9.0),
         stop_seconds=(1.5, 3.5),
         act_seconds=(1.5, 3.5),
         disputes=True,
@@ -293,7 +294,9 @@ class TopStopBot:
         count = max(1, int(grace / 2 // per_word)) if stopped else CHUNK
         new, added = self._extend(written, min(count, target - len(filled)), required, rule, view, rng)
         if not added:
-            if not filled and "respin" in legal:
+            # Nothing to write on this letter: ask for another (a few times a round: a re-spin keeps the
+            # Level, whose rule may leave no word on any letter).
+            if not filled and "respin" in legal and len(current["respun"]) < MAX_RESPINS:
                 return legal["respin"], self._seconds(rng, (2 * per_word, 3 * per_word))
             return None
         delay = sum(self._seconds(rng, self.style.word_seconds) for _ in range(added))
