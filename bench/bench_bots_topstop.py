@@ -72,7 +72,7 @@ class Pending:
 def play(
     game: Game,
     options: Mapping[str, Any],
-    bots: dict[str, Policy],
+    bots: Mapping[str, Policy],
     seed: int,
     timings: Timings | None = None,
 ) -> Any:
@@ -153,7 +153,13 @@ def ladder(
             seats = {"p1": upper, "p2": lower} if index % 2 == 0 else {"p1": lower, "p2": upper}
             bots = {seat: make_bot(level, words) for seat, level in seats.items()}
             options = {"language": LANGUAGES[index % len(LANGUAGES)], "mode": mode}
-            state = play(game, options, bots, seed=zlib.crc32(f"{mode}:{upper}:{lower}:{index}".encode()), timings=timings)
+            state = play(
+                game,
+                options,
+                bots,
+                seed=zlib.crc32(f"{mode}:{upper}:{lower}:{index}".encode()),
+                timings=timings,
+            )
             upper_seat = "p1" if seats["p1"] == upper else "p2"
             wins += state.phase == "over" and state.winners == [upper_seat]
         results.append((upper, lower, wins, games))
@@ -161,7 +167,9 @@ def ladder(
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=1000, help="base games per pairing (default 1000)")
     parser.add_argument("--advanced", type=int, default=150, help="advanced games per pairing (default 150)")
     args = parser.parse_args()
@@ -173,7 +181,9 @@ def main() -> int:
     ok = True
     started = time.perf_counter()
     base = ladder(game, words, args.games, "base", timings)
-    print(f"Top Stop bots: ladder of the base game, two players, target 50 ({time.perf_counter() - started:.0f} s)")
+    print(
+        f"Top Stop bots: ladder of the base game, two players, target 50 ({time.perf_counter() - started:.0f} s)"
+    )
     for upper, lower, wins, games in base:
         rate, low = wins / games, wilson_low(wins, games)
         target = TARGET_HARD_EASY if (upper, lower) == (Level.HARD, Level.EASY) else TARGET_NEXT
@@ -188,7 +198,9 @@ def main() -> int:
         advanced = ladder(game, words, args.advanced, "advanced", timings)
         print(f"Advanced game, two players, target 50 ({time.perf_counter() - started:.0f} s; not a target):")
         for upper, lower, wins, games in advanced:
-            print(f"  {upper} beats {lower}: {wins}/{games} = {wins / games:.1%} (Wilson {wilson_low(wins, games):.1%})")
+            print(
+                f"  {upper} beats {lower}: {wins}/{games} = {wins / games:.1%} (Wilson {wilson_low(wins, games):.1%})"
+            )
     print("Decision time of choose() over every decision of those games:")
     for level in Level:
         samples = sorted(timings.seconds[level])

@@ -194,7 +194,9 @@ class Vocabulary:
         """Names on the letter: what a hasty player writes, and the rules cross out (a proper noun, or a
         name of another category under Level VII)."""
         letter = rule.letter.lower()
-        kinds = [c for c in NAME_CATEGORIES if c != rule.category] if rule.level == "VII" else NAME_CATEGORIES[:2]
+        kinds = (
+            [c for c in NAME_CATEGORIES if c != rule.category] if rule.level == "VII" else NAME_CATEGORIES[:2]
+        )
         return tuple(w for kind in kinds for w in self.ranked(rule.lang, kind, letter, rule.country)[:10])
 
     def valid(self, word: str, rule: Rule) -> bool:
@@ -478,6 +480,8 @@ def _rule(view: dict[str, Any], letter: str | None = None) -> Rule | None:
     if current is None:
         return None
     lang = view["options"]["language"]
+    # Level VII's first names follow the table's `country`, which the view does not show (yet): without it,
+    # the language's own list (the rules' default).
     country = view["options"].get("country")
     cards = (view.get("cards") or {}).get("round")
     target = current.get("letter")

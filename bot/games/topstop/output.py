@@ -29,7 +29,6 @@ def view(state: TopStopState, viewer: str | None) -> dict[str, Any]:
             "review_time": opts.review_time,
             "spin_time": opts.spin_time,
             "vote_time": opts.vote_time,
-            "country": opts.country,  # Level VII's first names (None: the language's own list)
         },
         "first_spin": dict(state.first_spin),
         "first_spins": [dict(s) for s in state.first_spins],

@@ -131,7 +131,9 @@ def test_no_peeking_at_another_players_words(game: TopStop, words: WordService, 
     assert compared > 50
 
 
-def write_round(game: TopStop, state: Any, seats: dict[str, Level], words: WordService, rng: random.Random) -> Any:
+def write_round(
+    game: TopStop, state: Any, seats: dict[str, Level], words: WordService, rng: random.Random
+) -> Any:
     """Every seat writes until it has nothing more to write, then writing closes: the judged state."""
     for _ in range(20):
         moved = False
@@ -158,7 +160,9 @@ def test_hard_writes_valid_rarer_words_than_easy(game: TopStop, words: WordServi
         heads = {w for w in Vocabulary(words).ranked(lang, "verbs", letter.lower())[:12]}
         for level in LEVELS:
             seats = {"bot1": level, "bot2": level}
-            state = game.new_game({"language": lang}, list(seats), {"first_player": "bot1"}, random.Random(index))
+            state = game.new_game(
+                {"language": lang}, list(seats), {"first_player": "bot1"}, random.Random(index)
+            )
             state = step(game, state, 0, 0, {"do": "spin", "player": "bot1", "letter": letter})[1].state
             judged = write_round(game, state, seats, words, random.Random(index))
             for entries in judged.round.lists.values():
