@@ -6,6 +6,7 @@ from typing import Any
 
 from bot.engine.game import Game
 from bot.games.registry import GameInfo, ServerDefault
+from bot.games.topstop.bots import make_bot
 from bot.games.topstop.game import MODES, NAME_COUNTRIES, TopStop
 from bot.i18n import N_
 
@@ -49,6 +50,7 @@ GAME = GameInfo(
         {"language": "en", "target": 15, "words": 3, "mode": "advanced"},
     ),
     new_options=_new_options,
+    bots=make_bot,
     server_defaults=(
         ServerDefault("mode", N_("topstop.settings.mode"), tuple((mode, MODE_NAMES[mode]) for mode in MODES)),
         # The bounds of `/topstop new`'s own options.
