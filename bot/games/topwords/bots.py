@@ -302,10 +302,13 @@ class TopWordsBot:
     def choose(self, seen: Seen, rng: random.Random) -> Move | None:
         if "vote" in seen.offered:
             return self._vote(seen, rng)
+        # A challenge first: once the bot moves, the move before is final.
+        if "challenge" in seen.offered and self.level is not Level.EASY:
+            challenge = self._challenge(seen, rng)
+            if challenge is not None:
+                return challenge
         if "place" in seen.offered:
             return self._play(seen, rng)
-        if "challenge" in seen.offered and self.level is not Level.EASY:
-            return self._challenge(seen, rng)
         return None
 
     def _delay(self, rng: random.Random) -> float:
