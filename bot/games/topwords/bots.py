@@ -58,9 +58,9 @@ DUPLICATE = 1.5  # each further copy of a letter kept: two of a letter seldom fi
 UNBALANCED = 1.0  # per vowel (or consonant) beyond one more than the others
 
 # Medium's findability: the chance it sees a line of the board at all, and a play by its number of tiles.
-MEDIUM_LINES = 0.6
-MEDIUM_FOUND = {1: 1.0, 2: 1.0, 3: 0.9, 4: 0.6, 5: 0.35, 6: 0.2, 7: 0.1}
-EASY_LONGEST = 5  # easy plays words of at most five letters …
+MEDIUM_LINES = 0.5
+MEDIUM_FOUND = {1: 1.0, 2: 1.0, 3: 0.8, 4: 0.5, 5: 0.3, 6: 0.15, 7: 0.05}
+EASY_LONGEST = 6  # easy plays words of at most six letters …
 EASY_TILES = 3  # … placing at most three tiles
 VERIFIED = 20  # candidates whose words are put to the words service before the bot gives up on a move
 
@@ -221,9 +221,10 @@ def moves(
 ) -> list[Candidate]:
     """Every placement `placements` finds, scored by the rules (score_placement) with its leave."""
     out = []
-    for tiles in placements(board, rack, lexicon, lines):
+    stacks = list(board)
+    for tiles in placements(stacks, rack, lexicon, lines):
         try:
-            scored = score_placement(list(board), tiles)
+            scored = score_placement(stacks, tiles)
         except RuleBroken:  # never if the generator is right (the tests check it): skipped, not played
             continue
         out.append(Candidate(scored, remove_letters(rack, [letter for _, _, letter in tiles])))
@@ -269,13 +270,15 @@ def ranked(
         lines = [n for n in range(len(_LINES)) if rng.random() < MEDIUM_LINES]
         found = _medium_pick(moves(board, rack, lexicon, lines), rng)
         return sorted(found, key=lambda c: (-c.points, c.scored.tiles))
-    # Easy: short common words, at most three tiles; a move picked at random among the weaker half.
+    # Easy: short common words, at most three tiles (any move when there is none such); a move picked at
+    # random among the weaker half.
+    every = moves(board, rack, lexicon)
     found = [
         c
-        for c in moves(board, rack, lexicon)
+        for c in every
         if len(c.scored.tiles) <= EASY_TILES
         and all(len(w.letters) <= EASY_LONGEST and lexicon.common(w.letters) for w in c.scored.words)
-    ]
+    ] or every
     found.sort(key=lambda c: (c.points, c.scored.tiles))
     weaker = found[: max(1, (len(found) + 1) // 2)]
     rng.shuffle(weaker)
