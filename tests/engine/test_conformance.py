@@ -41,15 +41,18 @@ release: CONFORMANCE_SEEDS=20 .venv/bin/python -m pytest tests/engine/test_confo
 from __future__ import annotations
 
 import copy
+import functools
 import importlib
 import json
 import os
 import random
 import re
+import sys
 import traceback
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -274,16 +277,21 @@ def snapshot(game: Game, state: Any) -> bytes | None:
 
 
 def leaves(
-    value: Any, *, keys: bool = False, skip: frozenset[str] = frozenset()
+    value: Any,
+    *,
+    keys: bool = False,
+    skip: frozenset[str] = frozenset(),
+    schema: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[str, str]]:
-    """(path, string) for every string in a JSON value; dict keys too if asked; keys in `skip` are not entered."""
+    """(path, string) for every string in a JSON value; dict keys too if asked, but for the `schema` names (the
+    field names the rules write themselves); keys in `skip` are not entered."""
 
     def walk(node: Any, path: str) -> Iterator[tuple[str, str]]:
         if isinstance(node, str):
             yield path, node
         elif isinstance(node, dict):
             for key, item in node.items():
-                if keys and isinstance(key, str):
+                if keys and isinstance(key, str) and key not in schema:
                     yield f"{path}.<key>", key
                 if key not in skip:
                     yield from walk(item, f"{path}.{key}")
@@ -329,10 +337,25 @@ def find_cycle(root: Any) -> str | None:
     return visit(root, "state")
 
 
-def public_index(value: Any, skip: frozenset[str] = frozenset()) -> dict[str, str]:
+@functools.cache
+def schema_names(game_class: type) -> frozenset[str]:
+    """Every quoted name in the source of the rules' package: the field names of its events and views. A
+    word a player writes that happens to be one ("type", "count") is no secret leaked as a key."""
+    module = sys.modules[game_class.__module__]
+    folder = Path(module.__file__ or "").parent
+    files = [Path(module.__file__ or "")] if folder.name == "engine" else sorted(folder.glob("*.py"))
+    return frozenset(name for file in files for name in SCHEMA_NAME.findall(file.read_text()))
+
+
+SCHEMA_NAME = re.compile(r"""["']([a-z_]+)["']""")
+
+
+def public_index(
+    value: Any, skip: frozenset[str] = frozenset(), schema: frozenset[str] = frozenset()
+) -> dict[str, str]:
     """Every string of a public value, and every word inside each, mapped to where it is."""
     index: dict[str, str] = {}
-    for path, text in leaves(value, keys=True, skip=skip):
+    for path, text in leaves(value, keys=True, skip=skip, schema=schema):
         index.setdefault(text, path)
         for word in WORD.findall(text):
             index.setdefault(word, path)
@@ -1297,7 +1320,9 @@ class Playout:
         ids = {*self.players, OUTSIDER}
         candidates = [(p, text, f"its view {path}") for p, text, path in self.view_secrets(state, views)]
         seen, spectator = self._seen, self._spectator
-        public_events = public_index(applied.events, skip=frozenset({"type"}))
+        public_events = public_index(
+            applied.events, skip=frozenset({"type"}), schema=schema_names(type(self.game))
+        )
         for player, events in applied.private.items():
             for path, text in leaves(events, skip=frozenset({"type"})):
                 candidates.append((player, text, f"Applied.private[{player!r}] {path}"))
