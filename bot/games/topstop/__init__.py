@@ -32,8 +32,9 @@ COUNTRY_NAMES = {
 
 
 def _new_options(lang: str) -> dict[str, Any]:
-    """The table speaks its own `language` option; a low target keeps a test game short."""
-    return {"language": lang, "target": 5}
+    """The table speaks its own `language` option; a low target and a short grace after STOP keep a test game
+    short (a bot calls STOP as soon as its list is full)."""
+    return {"language": lang, "target": 5, "grace": 1}
 
 
 GAME = GameInfo(
