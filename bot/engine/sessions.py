@@ -300,16 +300,31 @@ class SessionManager:
                 raise BadAction("engine.already_joined")
             if len(record.players) >= self._game(record.game).max_players:
                 raise BadAction("engine.full")
-            players = [*record.players, user_id]
-            names = {**record.names, user_id: name or user_id}
-            await self._write(
-                session_id,
-                partial(
-                    Sessions.seats_work, session_id=session_id, players=players, names=names, now=self.clock()
-                ),
+            await self._reseat(
+                record, [*record.players, user_id], {**record.names, user_id: name or user_id}, record.bots
             )
-            record.players, record.names = players, names
             return record
+
+    async def _reseat(
+        self,
+        record: SessionRecord,
+        players: list[str],
+        names: dict[str, str],
+        bots: dict[str, dict[str, Any]],
+    ) -> None:
+        """A lobby's seats changed (under its lock): written, then the record follows."""
+        await self._write(
+            record.id,
+            partial(
+                Sessions.seats_work,
+                session_id=record.id,
+                players=players,
+                names=names,
+                now=self.clock(),
+                bots=bots,
+            ),
+        )
+        record.players, record.names, record.bots = players, names, bots
 
     async def leave_lobby(self, session_id: int, user_id: str) -> SessionRecord:
         async with self._locked(session_id):
@@ -319,18 +334,7 @@ class SessionManager:
                 raise NotAPlayer("engine.not_in_lobby")
             if user_id == record.host_id:
                 raise BadAction("engine.host_cannot_leave")
-            players = [p for p in record.players if p != user_id]
-            await self._write(
-                session_id,
-                partial(
-                    Sessions.seats_work,
-                    session_id=session_id,
-                    players=players,
-                    names=record.names,
-                    now=self.clock(),
-                ),
-            )
-            record.players = players
+            await self._reseat(record, [p for p in record.players if p != user_id], record.names, record.bots)
             return record
 
     async def add_bot(
@@ -348,21 +352,12 @@ class SessionManager:
                 raise BadAction("engine.full")
             number = next(n for n in range(1, len(record.players) + 2) if bot_id(n) not in record.players)
             seat = bot_id(number)
-            players = [*record.players, seat]
-            names = {**record.names, seat: name(seat)}
-            bots = {**record.bots, seat: {"level": level, "seed": new_seed()}}
-            await self._write(
-                session_id,
-                partial(
-                    Sessions.seats_work,
-                    session_id=session_id,
-                    players=players,
-                    names=names,
-                    now=self.clock(),
-                    bots=bots,
-                ),
+            await self._reseat(
+                record,
+                [*record.players, seat],
+                {**record.names, seat: name(seat)},
+                {**record.bots, seat: {"level": level, "seed": new_seed()}},
             )
-            record.players, record.names, record.bots = players, names, bots
             return record, seat
 
     async def remove_bot(self, session_id: int, user_id: str, seat: str) -> SessionRecord:
@@ -374,20 +369,8 @@ class SessionManager:
                 raise NotAPlayer("engine.host_seats_bots")
             if seat not in record.bots:
                 raise BadAction("engine.no_such_bot")
-            players = [p for p in record.players if p != seat]
             bots = {key: value for key, value in record.bots.items() if key != seat}
-            await self._write(
-                session_id,
-                partial(
-                    Sessions.seats_work,
-                    session_id=session_id,
-                    players=players,
-                    names=record.names,
-                    now=self.clock(),
-                    bots=bots,
-                ),
-            )
-            record.players, record.bots = players, bots
+            await self._reseat(record, [p for p in record.players if p != seat], record.names, bots)
             return record
 
     async def start_game(

@@ -473,15 +473,9 @@ class Sessions:
         players: list[str],
         names: dict[str, str],
         now: float,
-        bots: dict[str, dict[str, Any]] | None = None,
+        bots: dict[str, dict[str, Any]],
     ) -> None:
-        """The lobby's seats: players, their names, and (when given) its bot seats."""
-        if bots is None:
-            conn.execute(
-                "UPDATE sessions SET players = ?, names = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
-                (_dumps(players), _dumps(names), now, session_id),
-            )
-            return
+        """The lobby's seats: players, their names and its bot seats."""
         conn.execute(
             "UPDATE sessions SET players = ?, names = ?, bots = ?, updated_at = ? WHERE id = ?"
             " AND status = 'lobby'",
