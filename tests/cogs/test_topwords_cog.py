@@ -541,7 +541,9 @@ def test_every_text_of_the_command_tree_is_a_catalogue_key():
     for text in own:
         assert isinstance(text, app_commands.locale_str), text
         key = text.extras.get("key")
-        assert isinstance(key, str) and (key.startswith("topwords.cmd.") or key.startswith("ui.cmd.")), key
+        # The game's own texts, the shared ones of every command, and the bot levels' names (one text for the
+        # lobby's select and `/new level:`).
+        assert isinstance(key, str) and key.startswith(("topwords.cmd.", "ui.cmd.", "ui.bot.level.")), key
         assert text.message == t(key, "en")
 
 

@@ -267,13 +267,15 @@ class Player:
         wait: bool = True,
         within: float | None = None,
         options: dict[str, Any] | None = None,
+        quiet: bool = True,
         **kwargs: Any,
     ) -> Reply:
-        """Runs "/group sub …" with options (keyword arguments, or `options` for odd names)."""
+        """Runs "/group sub …" with options (keyword arguments, or `options` for odd names). `quiet=False`
+        waits for the answer only, not for the channel's quiet (a table that bots play on by themselves)."""
         data = self.table.build_command(command, {**(options or {}), **kwargs}, user=self.user)
         channel_id = self.table.channel_id_of(channel)
         record = await self._fake.send_interaction(self.user, 2, data, channel_id=channel_id)
-        return await self._answered(record, f"{self.name} running /{command}", wait, within)
+        return await self._answered(record, f"{self.name} running /{command}", wait, within, quiet)
 
     async def autocomplete(self, command: str, /, option: str, typed: str, **others: Any) -> Reply:
         """Types `typed` into `option` of "/group sub …" (with the other options given): the bot's choices."""
@@ -423,7 +425,7 @@ class Player:
         return message
 
     async def _answered(
-        self, record: InteractionRecord, action: str, wait: bool, within: float | None
+        self, record: InteractionRecord, action: str, wait: bool, within: float | None, quiet: bool = True
     ) -> Reply:
         """Waits for the callback (and, for a deferred reply, its edit or follow-up), then for quiet."""
         reply = Reply(self._fake, record)
@@ -441,7 +443,8 @@ class Player:
                 within=limit,
                 what=f"the bot to finish its deferred answer to {action}",
             )
-        await self._fake.settle(within=limit)
+        if quiet:
+            await self._fake.settle(within=limit)
         return reply
 
     def __repr__(self) -> str:

@@ -136,10 +136,15 @@ async def test_one_person_plays_a_whole_game_against_a_hard_bot_started_in_one_c
     await speak(table, lang)
     alice = table.user("alice", locale=lang)
     wanted = max(1, product_bot.sessions.games[info.name].min_players - 1)
-    reply = await alice.slash(f"{info.name} new", bots=wanted, level="hard", **info.new_options(lang))
+    # The game starts at once and its bots play on by themselves (a speed game's never pause): the answer, not
+    # the channel's quiet.
+    reply = await alice.slash(
+        f"{info.name} new", bots=wanted, level="hard", quiet=False, **info.new_options(lang)
+    )
     assert reply.ephemeral and reply.linked is not None
     lobby = reply.linked
-    assert t("ui.lobby.started", lang, n=wanted + 1) in lobby.text  # enough seats: it started at once
+    started = t("ui.lobby.started", lang, n=wanted + 1)  # enough seats: it started at once
+    await table.fake.wait_until(lambda: started in lobby.text, within=5.0, what="the lobby to say it started")
     record = await product_bot.sessions.open_in_channel(table.channel_id)
     assert record is not None and record.status == "active"
     assert [record.bots[seat]["level"] for seat in record.bots] == ["hard"] * wanted

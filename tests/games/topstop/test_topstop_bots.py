@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conformance_hooks import perturb_secret
 
 from bot.engine.bots import LEVELS, Level, Move, Seen
 from bot.engine.errors import GameError
@@ -19,6 +18,7 @@ from bot.games.topstop import TopStop
 from bot.games.topstop.bots import DESCRIPTIONS, Vocabulary, make_bot
 from bot.i18n import t
 from bot.words import WordService
+from tests.games.topstop.conformance_hooks import perturb_secret
 
 BOTS = ("bot1", "bot2")
 PERSON = "ann"  # a seat played at random (the rules' own sampled lists, random disputes and votes)

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from conformance_hooks import perturb_secret
 from topwords_helpers import Table
 
 from bot.engine.bots import LEVELS, Level, Seen
@@ -23,6 +22,7 @@ from bot.games.topwords.bots import PACE, VOTE_PACE, TopWordsBot, placements, po
 from bot.games.topwords.rules import MAX_HEIGHT, SIZE, TILE_COUNTS, score_placement
 from bot.games.topwords.state import State
 from bot.words.lexicon import Lexicon
+from tests.games.topwords.conformance_hooks import perturb_secret
 
 # -- the generator against brute force, on small boards with a small dictionary ----------------------------
 
