@@ -258,7 +258,9 @@ def test_under_steady_writes_the_log_starts_again_instead_of_growing_without_end
     grown = wal_frames_after_steady_writes(tmp_path / "grows.db", catch_up=False)
     kept = wal_frames_after_steady_writes(tmp_path / "kept.db", catch_up=True)
     assert grown > 5_000
-    assert kept < 2_000
+    # Caught up at the latest once the log is LOG_LIMIT_FACTOR restart lengths long, plus what one checkpoint's
+    # copy lets through meanwhile (a loaded machine's thread lags: 2,282 frames were seen under a full suite).
+    assert kept < 500 * writer.LOG_LIMIT_FACTOR + 1_000
 
 
 def test_a_log_the_thread_never_leaves_short_is_still_caught_up_at_its_limit(tmp_path, monkeypatch):
