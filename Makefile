@@ -15,6 +15,11 @@ STAMP := $(VENV)/.installed
 LOCK := requirements.lock
 LOCK_TOOLS := .cache/lock-tools
 
+# Compiled modules are kept (__pycache__, git-ignored) even where the environment asks Python not to write
+# them: every test worker, bot and helper process would otherwise compile the project and rewrite the tests'
+# asserts again (10 s of a worker's start instead of 3 s).
+unexport PYTHONDONTWRITEBYTECODE
+
 .PHONY: run test check setup system-packages lint clean bench i18n lock
 
 run: setup

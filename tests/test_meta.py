@@ -318,8 +318,19 @@ def module_of(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+# Parsed once per file and root (the rules follow the same modules from every game file: 25 s parsed anew).
+_IMPORTS: dict[tuple[Path, Path, int], list[tuple[str, int]]] = {}
+
+
 def imports_in(path: Path) -> list[tuple[str, int]]:
     """(module, line) for every import of a file; `from a import b` gives a and a.b (b may be a module)."""
+    key = (path, ROOT, path.stat().st_mtime_ns)
+    if key not in _IMPORTS:
+        _IMPORTS[key] = _parse_imports(path)
+    return _IMPORTS[key]
+
+
+def _parse_imports(path: Path) -> list[tuple[str, int]]:
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     here = module_of(path)
     package = here if path.name == "__init__.py" else here.rpartition(".")[0]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from enum import StrEnum
 from typing import Any, Protocol, TypeVar
 
@@ -307,6 +308,40 @@ def _slot_names(cls: type) -> tuple[str, ...]:
     if names is None:
         names = _SLOTS[cls] = tuple(name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ()))
     return names
+
+
+_ATOMS = (str, int, float, bool, type(None))
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def as_dict(instance: Any) -> dict[str, Any]:
+    """`dataclasses.asdict` of a state (dataclasses become dicts, containers new ones of their kind), without
+    its generic walk: `dump` runs on every state the conformance playouts reach, and asdict was half of them."""
+    if not is_dataclass(instance) or isinstance(instance, type):
+        raise TypeError(f"as_dict() takes a dataclass instance, not {type(instance).__name__}")
+    data: dict[str, Any] = _plain(instance)
+    return data
+
+
+def _plain(value: Any) -> Any:
+    cls = type(value)
+    if cls in _ATOMS:
+        return value
+    names = _FIELDS.get(cls, ())
+    if names == ():
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls)) if is_dataclass(cls) else None
+    if names is not None:
+        return {name: _plain(getattr(value, name)) for name in names}
+    if isinstance(value, list):
+        items = [_plain(item) for item in value]
+        return items if cls is list else cls(items)
+    if isinstance(value, dict):
+        pairs = {_plain(key): _plain(item) for key, item in value.items()}
+        return pairs if cls is dict else cls(pairs)
+    if isinstance(value, tuple):
+        items = [_plain(item) for item in value]
+        return cls(*items) if hasattr(value, "_fields") else cls(items)
+    return copy.deepcopy(value)
 
 
 def state_json(state: Any) -> bytes:

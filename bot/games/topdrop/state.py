@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.errors import BadAction
+from bot.engine.game import as_dict
 from bot.games.topdrop.cards import DIFFICULTIES
 
 # Phases.
@@ -78,7 +79,7 @@ class State:
 
 
 def dump(state: State) -> dict[str, Any]:
-    return asdict(state)
+    return as_dict(state)
 
 
 def load(data: Mapping[str, Any]) -> State:

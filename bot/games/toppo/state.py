@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.errors import BadAction
+from bot.engine.game import as_dict
 
 # Phases.
 WAITING = "waiting"  # play is stopped (the deal, an interruption) until `awaited` begins
@@ -90,7 +91,7 @@ class State:
 
 
 def dump(state: State) -> dict[str, Any]:
-    return asdict(state)
+    return as_dict(state)
 
 
 def load(data: Mapping[str, Any]) -> State:

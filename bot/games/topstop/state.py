@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import orjson
 
 from bot.engine import votes
+from bot.engine.game import as_dict
 from bot.engine.votes import Tally
 from bot.games.topstop.cards import (
     Advanced,
@@ -269,8 +270,8 @@ class TopStopState:
 
 
 def dump_state(state: TopStopState) -> dict[str, Any]:
-    data = asdict(replace(state, rounds=[]))
-    data["rounds"] = [r.dumped() if isinstance(r, PastRound) else asdict(r) for r in state.rounds]
+    data = as_dict(replace(state, rounds=[]))
+    data["rounds"] = [r.dumped() if isinstance(r, PastRound) else as_dict(r) for r in state.rounds]
     return data
 
 

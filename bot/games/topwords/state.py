@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, overload
 
 import orjson
 
+from bot.engine.game import as_dict
 from bot.games.topwords.rules import Board, empty_board
 
 MODES = ("strict", "challenge")
@@ -228,7 +229,7 @@ class State:
 
 
 def dump_state(state: State) -> dict[str, Any]:
-    data = asdict(replace(state, history=History()))
+    data = as_dict(replace(state, history=History()))
     data["history"] = state.history.plain()
     return data
 
