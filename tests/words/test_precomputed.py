@@ -111,6 +111,9 @@ def test_a_table_of_other_dictionaries_is_not_used(live: WordService, tmp_path: 
 
 
 def test_the_french_expansion_knows_each_forms_stems() -> None:
-    forms = precomputed.expand("fr")
+    # Three stems, not the whole dictionary (8–15 s): the build expands it all, and the tables are checked
+    # against the live service below.
+    forms = precomputed.expand("fr", stems={"écrire", "fou", "blanc"})
     assert "écrire" in forms["écrit"] and "fou" in forms["folle"] and "blanc" in forms["blanche"]
-    assert all(form.isalpha() and form == form.lower() for form in list(forms)[:1000])
+    assert all(form.isalpha() and form == form.lower() for form in forms)
+    assert set().union(*forms.values()) == {"écrire", "fou", "blanc"}
