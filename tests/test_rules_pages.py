@@ -63,6 +63,7 @@ def test_a_built_wheel_carries_the_rules_pages_themselves(tmp_path: Path) -> Non
             "pip",
             "wheel",
             "--no-deps",
+            "--no-build-isolation",  # the lock's setuptools, as `make setup` builds: nothing fetched
             "-q",
             "-w",
             str(tmp_path),
