@@ -149,6 +149,9 @@ class ConsoleDesk:
         self.live_seconds = live_seconds
         self.news = news
         self._open: dict[Key, _Console] = {}
+        self._closing: set[asyncio.Task[None]] = (
+            set()
+        )  # reopen notes being written: no longer open, still busy
 
     # -- opening and pressing -------------------------------------------------------------------------
 
@@ -347,7 +350,9 @@ class ConsoleDesk:
 
     def _expire_soon(self, key: Key, console: _Console) -> None:
         if self._open.get(key) is console:
-            console.task = asyncio.create_task(self._say_reopen(key, console))
+            console.task = task = asyncio.create_task(self._say_reopen(key, console))
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
 
     async def _say_reopen(self, key: Key, console: _Console) -> None:
         """The token dies in a minute: the console keeps a note on how to reopen it, without buttons."""
@@ -391,7 +396,9 @@ class ConsoleDesk:
     @property
     def busy(self) -> bool:
         """A console edit is under way (tests and the bench wait for quiet)."""
-        return any(c.task is not None and not c.task.done() for c in self._open.values())
+        return bool(self._closing) or any(
+            c.task is not None and not c.task.done() for c in self._open.values()
+        )
 
     # -- news in the next private answer -----------------------------------------------------------------
 

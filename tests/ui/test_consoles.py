@@ -433,3 +433,26 @@ async def test_a_stored_console_whose_token_is_past_its_life_is_not_restored_and
     await asyncio.sleep(0.08)  # the first desk's console says how to reopen it: of no more use
     await quiet(consoles)
     assert await store.consoles.live("race", 0.0) == []
+
+
+async def test_a_console_closing_at_the_end_of_its_life_keeps_the_desk_busy_until_its_row_is_gone(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The console leaves the open ones before its row is deleted: those waiting for quiet (tests, the bench,
+    # a shutdown) must still wait for that deletion.
+    consoles = desk(Game(), store, kept=True, live_seconds=0.01)
+    deleting, release = asyncio.Event(), asyncio.Event()
+    unkeep = consoles._unkeep
+
+    async def held(*args: Any) -> None:
+        deleting.set()
+        await release.wait()
+        await unkeep(*args)
+
+    monkeypatch.setattr(consoles, "_unkeep", held)
+    await consoles.open(Interaction(), 1, "ann")  # type: ignore[arg-type]
+    await asyncio.wait_for(deleting.wait(), 5)
+    assert not consoles.is_open(1, "ann") and consoles.busy
+    release.set()
+    await quiet(consoles)
+    assert await store.consoles.live("race", 0.0) == []
