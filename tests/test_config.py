@@ -244,43 +244,55 @@ def _flips_inside_pages(data: bytes, count: int = 24) -> list[tuple[int, bytes]]
     return copies
 
 
+async def _opened_or_refused(path: Path) -> str | None:
+    """What the bot's start-up would print for this database (`error: <the refusal>`), or None: it opens."""
+    from bot.store import Store, UnusableDatabase
+
+    try:
+        store = await Store.open(path)
+    except UnusableDatabase as refusal:
+        return f"error: {refusal}"
+    await store.close()
+    return None
+
+
 @pytest.mark.bot_process  # starts `python -m bot`
 async def test_a_byte_flipped_inside_a_page_is_told_in_one_line_every_time(tmp_path):
-    """Each flip SQLite notices stops the bot with one line (quick_check's first finding and what to do);
-    a flip it cannot notice (inside a value) lets the bot go on to log in (here: to a port that refuses)."""
+    """Each flip SQLite notices refuses the database in one line (quick_check's first finding and what to
+    do), the line the bot prints alone before logging in; a flip it cannot notice (inside a value) opens, and
+    the bot goes on to log in (here: to a port that refuses). Every flip is opened by the store as the bot
+    opens it; one of each kind goes through `python -m bot` as well (a bot process each: seconds)."""
     import asyncio
 
     from tests.test_startup import a_refused_port, run_bot
 
-    refused_port = a_refused_port()
     original = tmp_path / "original.db"
     await asyncio.to_thread(_database_with_games, original)  # it runs an event loop of its own
-    turns = asyncio.Semaphore(2)
-
-    async def start_on(offset: int, data: bytes) -> tuple[int, int | None, list[str], str]:
-        path = tmp_path / f"flipped-{offset}.db"
-        path.write_bytes(data)
-        async with turns:
-            result = await run_bot(
-                tmp_path, f"http://127.0.0.1:{refused_port}/api/v10", "ws://127.0.0.1:1/", database=path
-            )
-        return (
-            offset,
-            result.returncode,
-            [line for line in result.stderr.splitlines() if line.strip()],
-            result.stderr,
-        )
-
-    results = await asyncio.gather(*(start_on(*case) for case in _flips_inside_pages(original.read_bytes())))
+    flips = _flips_inside_pages(original.read_bytes())
+    first_of_each: dict[bool, Path] = {}  # noticed or not: a copy of the first such file for the bot
     noticed = 0
-    for offset, returncode, lines, stderr in results:
-        assert returncode == 2 and len(lines) == 1 and "Traceback" not in stderr, (offset, stderr)
-        if lines[0].startswith("error: the database"):
+    for offset, data in flips:
+        path, spare = tmp_path / f"flipped-{offset}.db", tmp_path / f"spare-{offset}.db"
+        path.write_bytes(data)
+        spare.write_bytes(data)
+        line = await _opened_or_refused(path)
+        if line is not None:
+            assert "\n" not in line and "is damaged (" in line and "backup" in line, (offset, line)
             noticed += 1
-            assert "is damaged (" in lines[0] and "backup" in lines[0], (offset, lines[0])
+        first_of_each.setdefault(line is not None, spare)
+    assert noticed >= len(flips) // 3, f"only {noticed} of {len(flips)} flips were noticed"
+    assert set(first_of_each) == {True, False}, first_of_each  # and some it cannot notice
+    refused_port = a_refused_port()
+    for was_noticed, path in first_of_each.items():
+        result = await run_bot(
+            tmp_path, f"http://127.0.0.1:{refused_port}/api/v10", "ws://127.0.0.1:1/", database=path
+        )
+        lines = [text for text in result.stderr.splitlines() if text.strip()]
+        assert result.returncode == 2 and len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+        if was_noticed:
+            assert lines[0].startswith("error: the database") and "is damaged (" in lines[0], lines[0]
         else:
-            assert lines[0].startswith("error: cannot reach Discord at 127.0.0.1"), (offset, lines[0])
-    assert noticed >= len(results) // 3, f"only {noticed} of {len(results)} flips were noticed"
+            assert lines[0].startswith("error: cannot reach Discord at 127.0.0.1"), lines[0]
 
 
 @pytest.mark.bot_process  # starts `python -m bot`
