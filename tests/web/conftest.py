@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -91,6 +92,13 @@ async def results_only_game(store: Store, scores: dict[str, int], at: float, gui
 
 @pytest.fixture
 async def site(database: str | Path, tmp_path: Any) -> AsyncIterator[Site]:
+    async with serving_site(database, tmp_path) as served:
+        yield served
+
+
+@asynccontextmanager
+async def serving_site(database: str | Path, tmp_path: Any) -> AsyncIterator[Site]:
+    """The site of one test (the `site` fixture; the browser's tests open it in their module's loop)."""
     store = await Store.open(database)
     settings = Settings(
         token=None, database_path=tmp_path / "bot.db", dev_guild_id=None, default_language="en",

@@ -9,17 +9,20 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+import pytest_asyncio
+from playwright.async_api import Browser as PlaywrightBrowser
 from playwright.async_api import BrowserContext, Page, async_playwright
 
 from bot.web.reads import WebReads
 from bot.web.server import WebPages, WebServer
 from bot.web.tables import BotTables
 
-from .conftest import GAME, HOSTILE, TOKEN, Site
+from .conftest import GAME, HOSTILE, TOKEN, Site, serving_site
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -52,31 +55,50 @@ def installed_chromium() -> str:
     return CHROMIUM
 
 
-@pytest.fixture
-async def browser(site: Site, tmp_path: Any) -> AsyncIterator[Browser]:
+# One Chromium per module (and worker), a new context per test: launching it was 1–2 s of every test. The
+# module's tests and their async fixtures share the module's event loop, which the browser's driver is bound to.
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def chromium() -> AsyncIterator[PlaywrightBrowser]:
     executable = installed_chromium()
+    async with async_playwright() as playwright:
+        launched = await playwright.chromium.launch(executable_path=executable, headless=True, args=ARGS)
+        try:
+            yield launched
+        finally:
+            await launched.close()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def site(database: str | Path, tmp_path: Any) -> AsyncIterator[Site]:
+    async with serving_site(database, tmp_path) as served:
+        yield served
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def browser(chromium: PlaywrightBrowser, site: Site) -> AsyncIterator[Browser]:
     reads = await WebReads.open(site.database)
     server = WebServer(WebPages(reads, BotTables(site.bot), rate_limit=600), "127.0.0.1", 0)
     await server.start()
     try:
-        async with async_playwright() as playwright:
-            context = await playwright.chromium.launch_persistent_context(
-                str(tmp_path / "profile"), executable_path=executable, headless=True, args=ARGS
-            )
-            page = await context.new_page()
-            seen = Browser(context, page, f"http://127.0.0.1:{server.port_bound}")
-            context.on("request", lambda request: seen.requests.append(request.url))
-            page.on("dialog", lambda dialog: seen.dialogs.append(dialog.message))
-            page.on(
-                "console",
-                lambda message: message.type == "error" and seen.console_errors.append(message.text),
-            )
-            try:
-                yield seen
-            finally:
-                await context.close()
+        context = await chromium.new_context()  # its own cookies, cache and storage: nothing of another test
+        page = await context.new_page()
+        seen = Browser(context, page, f"http://127.0.0.1:{server.port_bound}")
+        context.on("request", lambda request: seen.requests.append(request.url))
+        page.on("dialog", lambda dialog: seen.dialogs.append(dialog.message))
+        page.on(
+            "console",
+            lambda message: message.type == "error" and seen.console_errors.append(message.text),
+        )
+        try:
+            yield seen
+        finally:
+            await context.close()
     finally:
         await server.close()
+        await reads.close()
     # Whatever the test did: every request the browser made stayed on this machine's loopback address.
     assert seen.requests, "the browser made no request"
     assert {urlsplit(url).hostname for url in seen.requests} == {"127.0.0.1"}, seen.requests
