@@ -206,3 +206,40 @@ async def test_a_batch_over_arrays_writes_as_its_units_one_after_another(postgre
         assert [tuple(row) for row in words] == [("w", 0), ("x", 0)]
     finally:
         await store.close()
+
+
+NEXT_SESSION_ID = "SELECT nextval(pg_get_serial_sequence('sessions', 'id'))"
+
+
+async def test_a_database_handed_on_to_the_next_test_holds_nothing_of_the_last(postgresql_databases):
+    """The tests' databases are reused (tests/postgresql.py): the next test finds the template's rows and
+    sequences, and a database whose schema a test changed is never handed on."""
+    url = postgresql_databases.fresh()
+    store = await Store.open(url)
+    async with store.transaction() as tx:
+        await store.meta.set(tx, "left", "behind")
+    await store.close()
+    connection = await asyncpg.connect(url)
+    try:
+        assert await connection.fetchval(NEXT_SESSION_ID) == 1
+        assert await connection.fetchval(NEXT_SESSION_ID) == 2
+    finally:
+        await connection.close()
+    postgresql_databases.drop(url)
+
+    again = postgresql_databases.fresh()
+    assert again == url  # the same database, emptied
+    store = await Store.open(again)
+    try:
+        assert await store.meta.get("left") is None
+        assert await store.db.schema_version() == len(MIGRATIONS)
+    finally:
+        await store.close()
+    connection = await asyncpg.connect(again)
+    try:
+        assert await connection.fetchval(NEXT_SESSION_ID) == 1  # numbered from the start again
+        await connection.execute("CREATE TABLE left_behind (x INTEGER)")
+    finally:
+        await connection.close()
+    postgresql_databases.drop(again)
+    assert postgresql_databases.fresh() != again  # a schema of its own: dropped, never handed on
