@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import Settings, SettingsError
+from tests.test_startup import MEASURED
 
 ENV_KEYS = (
     "DISCORD_TOKEN",
@@ -138,7 +140,12 @@ def run_bot(tmp_path, **env):
     return subprocess.run(
         [sys.executable, "-m", "bot"],
         cwd=tmp_path,
-        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": root, **env},
+        env={
+            "PATH": "/usr/bin:/bin",
+            "PYTHONPATH": root,
+            **{key: os.environ[key] for key in MEASURED if key in os.environ},
+            **env,
+        },
         capture_output=True,
         text=True,
         timeout=60,

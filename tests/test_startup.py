@@ -45,6 +45,10 @@ sys.exit(entry.main())
 """
 
 
+# Under `make coverage`, what makes a Python process measure itself (coverage.py's `patch = subprocess`).
+MEASURED = ("COVERAGE_PROCESS_CONFIG",)
+
+
 async def run_bot(
     tmp_path: Path,
     api: str,
@@ -57,7 +61,9 @@ async def run_bot(
 ) -> SimpleNamespace:
     # Only what the process needs: a setting left in this process's environment (a .env read by another
     # test) must not reach the bot.
-    env = {key: os.environ[key] for key in ("PATH", "HOME", "WORDS_CACHE_DIR") if key in os.environ}
+    env = {
+        key: os.environ[key] for key in ("PATH", "HOME", "WORDS_CACHE_DIR", *MEASURED) if key in os.environ
+    }
     env.update(
         DISCORD_TOKEN=token,
         DATABASE_PATH=str(database or tmp_path / "bot.db"),
