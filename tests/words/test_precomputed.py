@@ -101,6 +101,27 @@ def test_the_checkers_take_what_they_derive_from_every_hunspell_entry_from_the_t
     assert {word: tabled.check(word, "de") for word in words} == expected
 
 
+def test_an_empty_set_the_build_stored_is_taken_as_it_is(
+    live: WordService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """French has no dotted abbreviation: the table says so, and start-up does not scan every entry again."""
+    assert checkers.dotted_abbreviations(SPELLERS["fr"]) == frozenset()
+    stamp = precomputed.fingerprint(SPELLERS["fr"], live.root)
+    sets = {service.DOTTED: frozenset(), service.FIRST_PAIRS: frozenset({"ab"})}
+    precomputed.build(tmp_path / "fr.sqlite", [], lambda f: (None, f, frozenset()), stamp, (), sets)
+    table = WordService(tables=tmp_path).table("fr")
+    assert table is not None
+    assert table.entries(service.DOTTED) == frozenset() and table.entries("never built") is None
+    expected = live.check("maison", "fr")
+
+    def scan(tag: str) -> Iterator[tuple[str, str, str]]:
+        raise AssertionError("the hunspell entries were scanned")
+
+    monkeypatch.setattr(checkers, "hunspell_entries", scan)
+    tabled = WordService(tables=tmp_path)
+    assert tabled.check("maison", "fr") == expected
+
+
 def test_a_table_of_other_dictionaries_is_not_used(live: WordService, tmp_path: Path) -> None:
     precomputed.build(
         tmp_path / "en.sqlite", ["ozquaxe"], lambda form: (None, form, frozenset({form})), "old"
