@@ -168,6 +168,28 @@ async def test_one_person_plays_a_whole_game_against_a_hard_bot_started_in_one_c
     never_mentioned(table.fake)
 
 
+async def test_a_topwords_game_started_with_bots_by_new_gives_the_host_what_start_gives(
+    product_bot: Any, table: Table
+) -> None:
+    """`/topwords new bots:1` runs the same start as a Start press: the table, then the host's rack privately
+    (what tests/e2e/test_topwords_e2e.py's `host_sees_rack` waits for after Start)."""
+    alice = table.user("alice")
+    reply = await alice.slash("topwords new", bots=1, level="easy", quiet=False)
+    assert reply.ephemeral and reply.linked is not None
+    await table.wait_for_message(
+        lambda m: any(a["filename"] == "board.png" for a in m.attachments), what="the first TopWords table"
+    )
+    await table.fake.wait_until(
+        lambda: any("Your rack" in m.text for m in alice.ephemerals), within=5, what="the host's rack"
+    )
+    record = await product_bot.sessions.open_in_channel(table.channel_id)
+    assert record is not None and record.status == "active" and list(record.bots) == ["bot:1"]
+    own = await product_bot.sessions.view(record.id, str(alice.id))  # she has not played: the rack dealt
+    [rack] = [m for m in alice.ephemerals if "Your rack" in m.text]
+    assert f"**{' '.join(own['rack'])}**" in rack.text
+    never_mentioned(table.fake)
+
+
 async def session_status(database: Path | str, session_id: int) -> str:
     store = await Store.open(database)
     try:
