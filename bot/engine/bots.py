@@ -62,7 +62,12 @@ class Move:
 
 
 class Policy(Protocol):
-    """One bot's way of playing one game at one level."""
+    """One bot's way of playing one game at one level.
+
+    A policy whose choices read data that takes time to load (word lists) may also have `warm(self) -> None`,
+    loading it: the table layer calls it once, in a worker thread, before the level's first choice (when a
+    bot is seated, at a restore), so no such load ever runs on the event loop. It must be thread-safe.
+    """
 
     level: Level
 

@@ -87,6 +87,7 @@ async def test_the_host_adds_and_removes_a_bot_in_the_lobby(
     ]
 
     await alice.select(lobby, "hard", placeholder=add)
+    assert cog_of(product_bot, info).bots.warmed(Level.HARD)  # its data loading off the loop from now on
     hard = t("ui.bot.name", lang, name="Ada", level=level_name(Level.HARD, lang))
     assert hard in lobby.text and "<@bot" not in lobby.text
     await alice.select(lobby, "easy", placeholder=add)
