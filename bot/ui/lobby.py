@@ -43,6 +43,22 @@ LOBBY_BUTTONS = {
     "start": N_("ui.lobby.start"),
     "cancel": N_("ui.lobby.cancel"),
 }
+# The host's bot controls (selects), as their placeholders name them.
+LOBBY_CONTROLS = {"add_bot": N_("ui.lobby.add_bot"), "remove_bot": N_("ui.lobby.remove_bot")}
+
+
+def bots_how(game: str, lang: str) -> str:
+    """How to play `game` against bots, for `/rules`: the lobby's Add a bot… and Remove a bot… and `/<game> new
+    bots: level:`, named as the lobby and the command name them in `lang`."""
+    return t(
+        "ui.rules.bots",
+        lang,
+        add=t(LOBBY_CONTROLS["add_bot"], lang),
+        remove=t(LOBBY_CONTROLS["remove_bot"], lang),
+        start=t(LOBBY_BUTTONS["start"], lang),
+        game=game,
+        levels=", ".join(t(LEVEL_NAMES[level], lang) for level in LEVELS),
+    )
 
 
 class Lobby(TableBase):
@@ -179,7 +195,7 @@ class Lobby(TableBase):
                 for level in LEVELS
             ]
             custom_id = components.spec(self.game_name, "add_bot").encode(record.id)
-            items.append(components.select(custom_id, levels, placeholder=t("ui.lobby.add_bot", lang)))
+            items.append(components.select(custom_id, levels, placeholder=t(LOBBY_CONTROLS["add_bot"], lang)))
         if record.bots:
             seated = [
                 discord.SelectOption(label=record.name(seat)[:100], value=seat)
@@ -187,7 +203,9 @@ class Lobby(TableBase):
                 if seat in record.bots
             ]
             custom_id = components.spec(self.game_name, "remove_bot").encode(record.id)
-            items.append(components.select(custom_id, seated, placeholder=t("ui.lobby.remove_bot", lang)))
+            items.append(
+                components.select(custom_id, seated, placeholder=t(LOBBY_CONTROLS["remove_bot"], lang))
+            )
         return items
 
     async def _add_bot(self, click: Click) -> None:

@@ -108,6 +108,20 @@ async def test_the_host_adds_and_removes_a_bot_in_the_lobby(
     never_mentioned(table.fake)
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_rules_tell_how_to_play_against_bots(product_bot: Any, table: Table, lang: str) -> None:
+    """`/rules <game>`, in the reader's language, names the lobby's bot controls and `/<game> new bots: level:`
+    for every game offered with bots."""
+    alice = table.user("alice", locale=lang)
+    for info in [info for info in GAMES if info.listed]:
+        reply = await alice.slash("rules", game=info.name)
+        assert reply.ephemeral
+        for control in ("ui.lobby.add_bot", "ui.lobby.remove_bot"):
+            assert f"**{t(control, lang)}**" in reply.text, (info.name, control)
+        assert f"`/{info.name} new bots:1 level:hard`" in reply.text
+        assert all(level_name(level, lang) in reply.text for level in Level)
+
+
 async def play_the_person(bot: Any, info: GameInfo, session_id: int, person: str) -> None:
     """The person's seat, played through the manager's path with the game's easy policy, until the game ends
     (the bots play their own seats meanwhile)."""
