@@ -69,7 +69,10 @@ class Policy(Protocol):
     bot is seated, at a restore), so no such load ever runs on the event loop. It must be thread-safe.
     """
 
-    level: Level
+    @property
+    def level(self) -> Level:
+        """The level it plays at (read only: the driver keeps one policy per level)."""
+        ...
 
     def choose(self, seen: Seen, rng: random.Random) -> Move | None:
         """The move this seat makes now, or None to wait (nothing to do, or nothing worth doing yet: another

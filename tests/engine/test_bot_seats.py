@@ -4,9 +4,11 @@ recorded "with bots", rates nobody and moves no leaderboard place; /stats counts
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 
-from bot.engine.bots import bot_rng, is_bot
+from bot.engine.bots import Policy, bot_rng, is_bot
 from bot.engine.errors import BadAction, NotAPlayer
 from bot.engine.sessions import SessionManager
 from bot.games import GameInfo, every_game
@@ -248,3 +250,7 @@ async def test_in_every_game_with_bots_the_last_person_leaving_ends_the_table(da
     finally:
         await manager.close()
         await store.close()
+
+
+def test_a_policys_level_is_read_only_in_the_contract():
+    assert isinstance(inspect.getattr_static(Policy, "level"), property)
