@@ -254,3 +254,15 @@ async def test_in_every_game_with_bots_the_last_person_leaving_ends_the_table(da
 
 def test_a_policys_level_is_read_only_in_the_contract():
     assert isinstance(inspect.getattr_static(Policy, "level"), property)
+
+
+async def test_the_host_cannot_leave_a_lobby_with_bots_so_a_lobby_always_has_its_person(env):
+    manager, _ = env
+    session = await lobby(manager)
+    await manager.add_bot(session, HOST, "easy", named)
+    with pytest.raises(BadAction) as refused:
+        await manager.leave_lobby(session, HOST)
+    assert refused.value.key == "engine.host_cannot_leave"
+    record = await manager.session(session)
+    assert record.host_id == HOST and record.people == [HOST]
+    assert await manager.host(session) == HOST
