@@ -219,7 +219,8 @@ class Lobby(TableBase):
     async def seat_bots(self, record: SessionRecord, host: str, count: int, level: Level) -> SessionRecord:
         """Seat `count` bots at `level`, each named in the table's language."""
         lang = await self.table_lang(record)
-        self.bots.warm(level)  # its word data loads in a worker thread meanwhile (bot/ui/bots.py)
+        if self.offers_bots:
+            self.bots.warm(level)  # its word data loads in a worker thread meanwhile (bot/ui/bots.py)
         for _ in range(count):
             record, _seat = await self.bot.sessions.add_bot(
                 record.id, host, level.value, lambda seat: bot_name(seat, level, lang)
