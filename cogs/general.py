@@ -12,9 +12,10 @@ from discord.ext import commands
 
 from bot import rules
 from bot.engine.errors import BadAction
-from bot.games import GAME_TITLES, every_game, listed_games
+from bot.games import GAME_TITLES, every_game, game_info, listed_games
 from bot.i18n import N_, language_of, t
 from bot.store.repositories import GuildSettings
+from bot.ui.lobby import bots_how
 from bot.ui.replies import reply_private
 from bot.ui.translator import command_text
 
@@ -103,6 +104,8 @@ class General(commands.Cog):
             description = f"{t(summary, lang)}\n\n{attached}"
         else:
             description = rules_summary(text, lang=lang)
+        if game_info(game.value).bots is not None:
+            description = f"{description}\n\n{bots_how(game.value, lang)}"
         embed = discord.Embed(
             title=t("general.rules.title", lang, game=game.name),
             description=description[:4096],

@@ -113,3 +113,13 @@ def test_every_rules_page_names_its_rulebook_and_our_rulings_not_the_files_they_
         if game_info(page.stem).listed:  # a template game, not offered to servers, has no rulebook
             assert re.search(r" Sources: the [^.]*\*[^*]+\*", text), page.name
             assert "our rulings, written on this page" in text, page.name
+
+
+def test_every_page_of_a_game_with_bots_tells_how_to_play_against_them() -> None:
+    for page in PAGES:
+        info = game_info(page.stem)
+        if info.bots is None:
+            continue
+        section = page.read_text(encoding="utf-8").partition("## Playing against bots\n")[2]
+        assert "**Add a bot…**" in section and "**Remove a bot…**" in section, page.name
+        assert f"`/{page.stem} new bots:<n> level:<level>`" in section, page.name

@@ -62,9 +62,17 @@ class Move:
 
 
 class Policy(Protocol):
-    """One bot's way of playing one game at one level."""
+    """One bot's way of playing one game at one level.
 
-    level: Level
+    A policy whose choices read data that takes time to load (word lists) may also have `warm(self) -> None`,
+    loading it: the table layer calls it once, in a worker thread, before the level's first choice (when a
+    bot is seated, at a restore), so no such load ever runs on the event loop. It must be thread-safe.
+    """
+
+    @property
+    def level(self) -> Level:
+        """The level it plays at (read only: the driver keeps one policy per level)."""
+        ...
 
     def choose(self, seen: Seen, rng: random.Random) -> Move | None:
         """The move this seat makes now, or None to wait (nothing to do, or nothing worth doing yet: another

@@ -29,6 +29,7 @@ from bot.engine.errors import (
     WrongPhase,
 )
 from bot.engine.game import (
+    JSON,
     RECEIVED_AT,
     STALE_MESSAGE,
     Action,
@@ -454,7 +455,10 @@ class SessionManager:
         entry.users += 1
         try:
             async with entry.lock:
-                return await self._act_locked(session_id, player, action, interaction_id, received, live=True)
+                result = await self._act_locked(
+                    session_id, player, action, interaction_id, received, live=True
+                )
+                return await self._unless_abandoned(session_id, result, received)
         finally:
             entry.users -= 1
             if entry.users == 0:
@@ -558,6 +562,61 @@ class SessionManager:
             self._arm(record)
         self._collections.applied()
         return ActResult(record, applied.events, private=applied.private, news_for=tuple(news))
+
+    async def _unless_abandoned(self, session_id: int, result: ActResult, received: float) -> ActResult:
+        """A table with bots where no person plays any more (the last one left, or the rules sent them away)
+        is abandoned: its bots leave too, one by one through the rules (logged like anyone's leaving), so
+        the game ends as the rules end a table below its minimum (docs/bots.md). Should the rules refuse a
+        bot's leaving, the game is cancelled. Under the session's lock."""
+        record = result.session
+        if not record.bots or record.status != "active":
+            return result
+        if any(not is_bot(p) for p in await self._playing(session_id)):
+            return result
+        events, private, news_for = list(result.events), dict(result.private), set(result.news_for)
+        for seat in [p for p in record.players if p in record.bots]:
+            if record.status != "active" or seat not in await self._playing(session_id):
+                continue
+            try:
+                left = await self._act_locked(session_id, seat, {"do": "leave"}, None, received, live=True)
+            except GameError as error:
+                log.warning(
+                    "session %d: bot %s could not leave (%s): cancelled", session_id, seat, error.code
+                )
+                await self._close(record, "cancelled")
+                events.append({"type": "abandoned"})
+                break
+            events += left.events
+            for player, told in left.private.items():
+                private[player] = [*private.get(player, []), *told]
+            news_for |= set(left.news_for)
+        if record.status == "active":  # the rules kept bots alone at the table: nobody is left to play
+            await self._close(record, "cancelled")
+            events.append({"type": "abandoned"})
+        log.info("session %d: no person left at a table with bots: %s", session_id, record.status)
+        return ActResult(record, events, private=private, news_for=tuple(news_for))
+
+    async def host(self, session_id: int) -> str:
+        """Who hosts the table now (ends it, `/end`): the lobby's host until the start; then the rules' host
+        when they name one (the first seat still playing) — but never a bot seat: at a table with bots, the
+        first person still playing (docs/bots.md); the lobby's host when none is left."""
+        live = await self._read(session_id)
+        record = live.record
+        if record.status == "lobby" or live.state is None:
+            return record.host_id
+        view = self._game(record.game).view_for(live.state, None)
+        host = view.get("host")
+        if isinstance(host, str) and not is_bot(host):
+            return host
+        if not record.bots:
+            return record.host_id
+        people = [p for p in _still_playing(record, view) if not is_bot(p)]
+        return people[0] if people else record.host_id
+
+    async def _playing(self, session_id: int) -> list[str]:
+        """The seats still playing (under the session's lock)."""
+        live = await self._load(session_id)
+        return _still_playing(live.record, self._game(live.record.game).view_for(live.state, None))
 
     async def _slow_step(
         self, live: _Live, player: str | None, action: Action, do: str
@@ -819,6 +878,7 @@ class SessionManager:
                 stamped = {**timer["action"], RECEIVED_AT: received}
                 try:
                     result = await self._act_locked(session_id, None, stamped, None, received, live=False)
+                    result = await self._unless_abandoned(session_id, result, received)
                 except Exception:
                     # A timer the rules refuse must not fire again and again.
                     record = (await self._load(session_id)).record
@@ -837,6 +897,13 @@ class SessionManager:
                 await listener(result)
             except Exception:
                 log.exception("event listener failed for session %d", result.session.id)
+
+
+def _still_playing(record: SessionRecord, view: JSON) -> list[str]:
+    """The seats still playing, as the rules' public view says: its `players` less those it lists as `left`
+    (every game's view has both)."""
+    left = set(view.get("left") or ())
+    return [p for p in record.players if p not in left]
 
 
 def _cpu_timed(work: Callable[[], T]) -> tuple[T, float]:

@@ -95,6 +95,8 @@ class BotDriver:
         self._act = act
         self._pace = pace
         self._policies: dict[Level, Policy] = {}
+        # Each level's policy, built and warmed (its word data loaded) in a worker thread, once.
+        self._ready: dict[Level, asyncio.Future[Policy]] = {}
         self._costs: dict[Level, _Cost] = {}
         self._pending: dict[tuple[int, str], _Pending] = {}
         self._closed = False
@@ -159,6 +161,36 @@ class BotDriver:
             policy = self._policies[level] = self._policy_of(level)
         return policy
 
+    def warm(self, level: Level) -> asyncio.Future[Policy]:
+        """The level's policy, made ready off the loop: built, then its `warm()` (loading the word data its
+        choices read: TopWords' lexicon takes seconds) in a worker thread, once. Called when a bot is seated
+        and at the restore, so that data is ready by the bot's first move; its first choice awaits it."""
+        ready = self._ready.get(level)
+        if ready is None:
+            ready = self._ready[level] = asyncio.ensure_future(asyncio.to_thread(self._warmed, level))
+            ready.add_done_callback(partial(self._warm_done, level))
+        return ready
+
+    def warmed(self, level: Level) -> bool:
+        """Whether the level's policy is ready or being made ready."""
+        return level in self._ready
+
+    def _warmed(self, level: Level) -> Policy:
+        policy = self.policy(level)
+        warm = getattr(policy, "warm", None)
+        if callable(warm):
+            warm()
+        return policy
+
+    def _warm_done(self, level: Level, ready: asyncio.Future[Policy]) -> None:
+        if ready.cancelled() or ready.exception() is not None:
+            if not ready.cancelled():
+                log.error(
+                    "the %s bots (%s) could not be made ready", self.game, level, exc_info=ready.exception()
+                )
+            if self._ready.get(level) is ready:
+                del self._ready[level]  # the next one asks again
+
     async def _play(self, session_id: int, seat: str, pending: _Pending) -> None:
         try:
             while not self._closed:
@@ -204,7 +236,7 @@ class BotDriver:
             log.exception("bot %s of session %d failed", seat, session_id)
 
     async def _choose(self, level: Level, seen: Seen, rng: Any) -> Move | None:
-        policy = self.policy(level)
+        policy = await asyncio.shield(self.warm(level))
         work = partial(_cpu_timed, partial(policy.choose, seen, rng))
         cost = self._costs.get(level)
         if cost is not None and cost.cheap():

@@ -43,6 +43,22 @@ LOBBY_BUTTONS = {
     "start": N_("ui.lobby.start"),
     "cancel": N_("ui.lobby.cancel"),
 }
+# The host's bot controls (selects), as their placeholders name them.
+LOBBY_CONTROLS = {"add_bot": N_("ui.lobby.add_bot"), "remove_bot": N_("ui.lobby.remove_bot")}
+
+
+def bots_how(game: str, lang: str) -> str:
+    """How to play `game` against bots, for `/rules`: the lobby's Add a bot… and Remove a bot… and `/<game> new
+    bots: level:`, named as the lobby and the command name them in `lang`."""
+    return t(
+        "ui.rules.bots",
+        lang,
+        add=t(LOBBY_CONTROLS["add_bot"], lang),
+        remove=t(LOBBY_CONTROLS["remove_bot"], lang),
+        start=t(LOBBY_BUTTONS["start"], lang),
+        game=game,
+        levels=", ".join(t(LEVEL_NAMES[level], lang) for level in LEVELS),
+    )
 
 
 class Lobby(TableBase):
@@ -93,17 +109,19 @@ class Lobby(TableBase):
             record = await self.seat_bots(record, record.host_id, count, level)
             if len(record.players) >= self.bot.sessions.games[record.game].min_players:
                 # `/<game> new bots:…` with enough seats filled starts at once (docs/bots.md).
-                await self._start_now(record, message)
+                result = await self._start_now(record, message)
                 await reply_private(
                     interaction, t("ui.lobby.started_with_bots", self.user_lang(interaction), link=link)
                 )
-                return record
+                await self._begin(interaction, result)
+                return result.session
             await self._edit_lobby(record)
         await reply_private(interaction, t("ui.lobby.opened", self.user_lang(interaction), link=link))
         return record
 
-    async def _start_now(self, record: SessionRecord, message: discord.Message) -> None:
-        """The host's Start, pressed for them: the lobby message says the game started, the table follows."""
+    async def _start_now(self, record: SessionRecord, message: discord.Message) -> ActResult:
+        """The host's Start, pressed for them: the lobby message says the game started (the caller answers the
+        command, then `_begin` follows as after a Start press)."""
         setup = await self.start_setup(record)
         result = await self.bot.sessions.start_game(record.id, record.host_id, setup)
         lang = await self.table_lang(result.session)
@@ -112,8 +130,7 @@ class Lobby(TableBase):
             await message.edit(embed=self.lobby_embed(result.session, note, lang), view=None)
         except discord.HTTPException:
             log.warning("could not update the lobby message of session %d", record.id)
-        await self.refresh(result.session.id, [{"type": TABLE_OPENED}, *result.events])
-        self.bots_play(result.session)
+        return result
 
     def lobby_embed(self, record: SessionRecord, note: str | None = None, lang: str = "en") -> discord.Embed:
         game = self.bot.sessions.games[record.game]
@@ -178,7 +195,7 @@ class Lobby(TableBase):
                 for level in LEVELS
             ]
             custom_id = components.spec(self.game_name, "add_bot").encode(record.id)
-            items.append(components.select(custom_id, levels, placeholder=t("ui.lobby.add_bot", lang)))
+            items.append(components.select(custom_id, levels, placeholder=t(LOBBY_CONTROLS["add_bot"], lang)))
         if record.bots:
             seated = [
                 discord.SelectOption(label=record.name(seat)[:100], value=seat)
@@ -186,7 +203,9 @@ class Lobby(TableBase):
                 if seat in record.bots
             ]
             custom_id = components.spec(self.game_name, "remove_bot").encode(record.id)
-            items.append(components.select(custom_id, seated, placeholder=t("ui.lobby.remove_bot", lang)))
+            items.append(
+                components.select(custom_id, seated, placeholder=t(LOBBY_CONTROLS["remove_bot"], lang))
+            )
         return items
 
     async def _add_bot(self, click: Click) -> None:
@@ -200,6 +219,8 @@ class Lobby(TableBase):
     async def seat_bots(self, record: SessionRecord, host: str, count: int, level: Level) -> SessionRecord:
         """Seat `count` bots at `level`, each named in the table's language."""
         lang = await self.table_lang(record)
+        if self.offers_bots:
+            self.bots.warm(level)  # its word data loads in a worker thread meanwhile (bot/ui/bots.py)
         for _ in range(count):
             record, _seat = await self.bot.sessions.add_bot(
                 record.id, host, level.value, lambda seat: bot_name(seat, level, lang)
@@ -276,16 +297,22 @@ class Lobby(TableBase):
         await self._show_lobby(
             click.interaction, result.session, t("ui.lobby.started", lang, n=len(result.session.players))
         )
+        await self._begin(click.interaction, result)
+
+    async def _begin(self, interaction: discord.Interaction[Any], result: ActResult) -> None:
+        """What follows every start, pressed or by `/<game> new bots:…` (its interaction already answered): the
+        table, the bots' first look, then the game's own `after_start` for the host who started it."""
         await self.refresh(result.session.id, [{"type": TABLE_OPENED}, *result.events])
         self.bots_play(result.session)
-        await self.after_start(click, result)
+        await self.after_start(interaction, result)
 
     async def start_setup(self, record: SessionRecord) -> dict[str, Any]:
         """What the rules' setup needs that is only known when the host starts (e.g. the players' birthdays)."""
         return {}
 
-    async def after_start(self, click: Click, result: ActResult) -> None:
-        """The game started and its table is up: e.g. the host's private panel."""
+    async def after_start(self, interaction: discord.Interaction[Any], result: ActResult) -> None:
+        """The game started and its table is up: e.g. the host's private panel. `interaction` is the host's
+        (a Start press or the `/<game> new` that started it), already answered: follow up privately."""
 
     async def _cancel(self, click: Click) -> None:
         record = await self._lobby_record(click)

@@ -308,7 +308,10 @@ class TableCog(Lobby, TableMessages, Controls, PrivatePanel, TableBase):
             self.game_name, self.bot.sessions.shards
         ):
             try:
-                self.bots_play(await self.bot.sessions.session(session_id))
+                record = await self.bot.sessions.session(session_id)
+                for spec in record.bots.values():
+                    self.bots.warm(Level(spec["level"]))  # off the loop, before the first choice
+                self.bots_play(record)
             except Exception:
                 log.exception("could not restore the bots of session %d", session_id)
 

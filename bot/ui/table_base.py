@@ -250,12 +250,11 @@ class TableBase(commands.Cog):
         return manages_server(interaction)
 
     async def host_of(self, record: SessionRecord) -> str:
-        """The rules' host when they name one (the first seat still playing), else the lobby's host."""
+        """The rules' host when they name one (the first seat still playing), else the lobby's host; never a
+        bot seat (`SessionManager.host`)."""
         if record.status == "lobby":
             return record.host_id
-        view = await self.bot.sessions.view(record.id, None)
-        host = view.get("host")
-        return host if isinstance(host, str) else record.host_id
+        return await self.bot.sessions.host(record.id)
 
     async def table_view(self, record: SessionRecord, player: str | None = None) -> dict[str, Any]:
         """The rules' view with the layer's standard keys: `deadlines` by meaning ({"turn": at, …}),

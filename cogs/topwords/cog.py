@@ -250,12 +250,10 @@ class TopWordsCog(TableCog, name="TopWords"):
         """Pass from the console: it is redrawn in place (a refusal inside it)."""
         await self.console_press(click, {"do": "pass"})
 
-    async def after_start(self, click: Click, result: ActResult) -> None:
-        """The host (who pressed Start) sees their rack."""
-        view = await self.bot.sessions.view(result.session.id, click.player)
-        await click.interaction.followup.send(
-            table.rack_text(lang_of(click.interaction.locale), view), ephemeral=True
-        )
+    async def after_start(self, interaction: discord.Interaction[Any], result: ActResult) -> None:
+        """The host (who pressed Start, or started with bots by `/topwords new`) sees their rack."""
+        view = await self.bot.sessions.view(result.session.id, str(interaction.user.id))
+        await interaction.followup.send(table.rack_text(lang_of(interaction.locale), view), ephemeral=True)
 
     async def ask_to_end(self, interaction: discord.Interaction[Any], record: SessionRecord) -> None:
         """No vote to end without a result: players end a game with its scores by `/topwords propose_end`."""

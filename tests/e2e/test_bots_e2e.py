@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from bot.engine.bots import Level, is_bot
+from bot.engine.bots import Level, Seen, is_bot
+from bot.engine.sessions import _restore
 from bot.games import GameInfo, games_with_a_table
 from bot.i18n import t
 from bot.store import Store
@@ -87,6 +88,7 @@ async def test_the_host_adds_and_removes_a_bot_in_the_lobby(
     ]
 
     await alice.select(lobby, "hard", placeholder=add)
+    assert cog_of(product_bot, info).bots.warmed(Level.HARD)  # its data loading off the loop from now on
     hard = t("ui.bot.name", lang, name="Ada", level=level_name(Level.HARD, lang))
     assert hard in lobby.text and "<@bot" not in lobby.text
     await alice.select(lobby, "easy", placeholder=add)
@@ -105,6 +107,20 @@ async def test_the_host_adds_and_removes_a_bot_in_the_lobby(
     record = await product_bot.sessions.open_in_channel(table.channel_id)
     assert record is not None and list(record.bots) == ["bot:2"] and "bot:1" not in record.players
     never_mentioned(table.fake)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_rules_tell_how_to_play_against_bots(product_bot: Any, table: Table, lang: str) -> None:
+    """`/rules <game>`, in the reader's language, names the lobby's bot controls and `/<game> new bots: level:`
+    for every game offered with bots."""
+    alice = table.user("alice", locale=lang)
+    for info in [info for info in GAMES if info.listed]:
+        reply = await alice.slash("rules", game=info.name)
+        assert reply.ephemeral
+        for control in ("ui.lobby.add_bot", "ui.lobby.remove_bot"):
+            assert f"**{t(control, lang)}**" in reply.text, (info.name, control)
+        assert f"`/{info.name} new bots:1 level:hard`" in reply.text
+        assert all(level_name(level, lang) in reply.text for level in Level)
 
 
 async def play_the_person(bot: Any, info: GameInfo, session_id: int, person: str) -> None:
@@ -168,6 +184,28 @@ async def test_one_person_plays_a_whole_game_against_a_hard_bot_started_in_one_c
     never_mentioned(table.fake)
 
 
+async def test_a_topwords_game_started_with_bots_by_new_gives_the_host_what_start_gives(
+    product_bot: Any, table: Table
+) -> None:
+    """`/topwords new bots:1` runs the same start as a Start press: the table, then the host's rack privately
+    (what tests/e2e/test_topwords_e2e.py's `host_sees_rack` waits for after Start)."""
+    alice = table.user("alice")
+    reply = await alice.slash("topwords new", bots=1, level="easy", quiet=False)
+    assert reply.ephemeral and reply.linked is not None
+    await table.wait_for_message(
+        lambda m: any(a["filename"] == "board.png" for a in m.attachments), what="the first TopWords table"
+    )
+    await table.fake.wait_until(
+        lambda: any("Your rack" in m.text for m in alice.ephemerals), within=5, what="the host's rack"
+    )
+    record = await product_bot.sessions.open_in_channel(table.channel_id)
+    assert record is not None and record.status == "active" and list(record.bots) == ["bot:1"]
+    own = await product_bot.sessions.view(record.id, str(alice.id))  # she has not played: the rack dealt
+    [rack] = [m for m in alice.ephemerals if "Your rack" in m.text]
+    assert f"**{' '.join(own['rack'])}**" in rack.text
+    never_mentioned(table.fake)
+
+
 async def session_status(database: Path | str, session_id: int) -> str:
     store = await Store.open(database)
     try:
@@ -176,6 +214,43 @@ async def session_status(database: Path | str, session_id: int) -> str:
         await store.close()
     assert record is not None
     return record.status
+
+
+async def bots_awaited(database: Path | str, info: GameInfo, session_id: int) -> bool:
+    """Whether a bot seat has a move to make in the stored game (its policy would not wait)."""
+    store = await Store.open(database)
+    try:
+        stored = await store.sessions.load_with_tail(session_id)
+    finally:
+        await store.close()
+    assert stored is not None and info.bots is not None
+    rules = info.make(None)
+    state = _restore(rules, stored).state
+    for seat, spec in stored.record.bots.items():
+        legal = rules.legal_actions(state, seat) or []
+        seen = Seen(seat, rules.view_for(state, seat), tuple(legal), rules.table_actions(state, seat))
+        if info.bots(Level(spec["level"]), None).choose(seen, random.Random(1)) is not None:
+            return True
+    return False
+
+
+async def bot_moves(database: Path | str, session_id: int) -> list[str]:
+    store = await Store.open(database)
+    try:
+        return [
+            entry.action["do"]
+            for entry in await store.actions.for_session(session_id)
+            if is_bot(entry.player)
+        ]
+    finally:
+        await store.close()
+
+
+async def until(what: str, check: Any) -> None:
+    deadline = asyncio.get_running_loop().time() + PLAY_WITHIN
+    while not await check():
+        assert asyncio.get_running_loop().time() < deadline, what
+        await asyncio.sleep(0.2)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -188,15 +263,18 @@ async def test_a_bot_whose_move_was_pending_when_the_process_was_killed_plays_it
     info: GameInfo,
     lang: str,
 ) -> None:
-    # The first process's bots think slowly: each move waits many seconds, so one is pending at the kill.
+    # The first process's bots think slowly: each move waits many seconds, so a bot to move has its move
+    # pending at the kill. The person stays seated: a table with no person left ends (docs/bots.md).
     first = await spawn_bot(PRODUCT, database=database, env={"BOT_PACE": "30"})
     await wait_for_new_session(fake_discord, first)
     await speak(table, lang)
     alice = table.user("alice", locale=lang)
-    # Enough bots to play on without the person, who leaves at once: then only bots move (a bot to move).
     rules = info.make(None)
     bots = min(max(rules.min_players, 1), rules.max_players - 1)
-    reply = await alice.slash(f"{info.name} new", bots=bots, level="hard", **info.new_options(lang))
+    # The answer, not the channel's quiet: the table and the host's own start follow meanwhile.
+    reply = await alice.slash(
+        f"{info.name} new", bots=bots, level="hard", quiet=False, **info.new_options(lang)
+    )
     assert reply.linked is not None
     store = await Store.open(database)
     try:
@@ -204,24 +282,33 @@ async def test_a_bot_whose_move_was_pending_when_the_process_was_killed_plays_it
     finally:
         await store.close()
     assert session_id is not None
-    left = await alice.slash(f"{info.name} leave")
-    assert left.ephemeral
-    await asyncio.sleep(0.5)
-    assert await session_status(database, session_id) == "active"
-    versions_before = await logged_versions(database, session_id)
+
+    async def active() -> bool:
+        return await session_status(database, session_id) == "active"
+
+    await until("the game did not start", active)
+    pending = await bots_awaited(database, info, session_id)
+    moved_before = len(await bot_moves(database, session_id))
 
     session = fake_discord.gateway.current
-    await first.kill()  # SIGKILL, a bot's move pending
+    await first.kill()  # SIGKILL, with a bot's move pending when one is to move
     second = await spawn_bot(PRODUCT, database=database, env={"BOT_PACE": TINY_PACE})
     await wait_for_new_session(fake_discord, second, previous=session)
-    # The restore pokes the driver: the bots play on, their pending moves first.
-    deadline = asyncio.get_running_loop().time() + PLAY_WITHIN
-    while await session_status(database, session_id) != "finished":
-        assert asyncio.get_running_loop().time() < deadline, (
-            "the bots did not finish the game after the restart"
-        )
-        await asyncio.sleep(0.2)
-    assert await logged_versions(database, session_id) > versions_before
+    if pending:
+        # The restore pokes the driver: the pending move is played.
+        async def played() -> bool:
+            return len(await bot_moves(database, session_id)) > moved_before
+
+        await until("the bot's pending move was not played after the restart", played)
+    # The person leaves: no person is left, so the bots leave through the rules and the game ends.
+    left = await alice.slash(f"{info.name} leave")
+    assert left.ephemeral
+
+    async def finished() -> bool:
+        return await session_status(database, session_id) == "finished"
+
+    await until("the game did not end once no person was left", finished)
+    assert "leave" in await bot_moves(database, session_id)
     await table.settle()
     never_mentioned(fake_discord)
     assert await second.stop(signal.SIGTERM) == 0

@@ -210,3 +210,49 @@ def test_a_bots_name_is_marked_localised_and_never_a_mention():
         "🤖 Ada (facile)",
         "🤖 Ada (leicht)",
     }
+
+
+class Warming:
+    """A policy whose word data loads in `warm()`: it holds its thread until the loop has run on meanwhile."""
+
+    level = Level.EASY
+
+    def __init__(self, loop_ran: threading.Event) -> None:
+        self.loop_ran = loop_ran
+        self.warmed_in: list[int] = []
+        self.released = False
+        self.chosen_warm: list[bool] = []
+
+    def warm(self) -> None:
+        self.warmed_in.append(threading.get_ident())
+        # On the event loop this would wait for ever: the loop could not run the probe that sets it.
+        self.released = self.loop_ran.wait(timeout=30)
+
+    def choose(self, seen: Seen, rng: random.Random) -> Move | None:
+        self.chosen_warm.append(bool(self.warmed_in))
+        return None
+
+
+async def test_a_policy_warms_its_data_once_in_a_worker_thread_while_the_loop_runs_on(manager):
+    loop_thread = threading.get_ident()
+    loop_ran = threading.Event()
+    made: list[Warming] = []
+
+    def make(level: Level) -> Warming:
+        made.append(Warming(loop_ran))
+        return made[-1]
+
+    table = Table(manager, make)
+    warming = table.driver.warm(Level.EASY)  # as when a bot is seated
+    assert table.driver.warm(Level.EASY) is warming  # once per level
+    session = await game_with_bots(manager, "easy", first="bot:1")
+    table.driver.poke(await manager.session(session))  # its first choice awaits the warm-up
+    for _ in range(3):  # the loop runs on while the data loads: a probe's ticks
+        await asyncio.sleep(0)
+    loop_ran.set()
+    await warming
+    await table.quiet()
+    [policy] = made
+    assert policy.released and policy.warmed_in and policy.warmed_in[0] != loop_thread
+    assert len(policy.warmed_in) == 1 and policy.chosen_warm == [True]
+    await manager.cancel(session)

@@ -3,9 +3,10 @@
 A bot looks at the display and its own line only (the view: every deck lies face down, its own too). Each
 decision — a reveal, a top, a match, a renewal, a restart — comes after a reaction time drawn for its level
 (`Move.delay`: easy 2–4 s, medium 1.2–2.5 s, hard 0.6–1.4 s), so a fast person still beats the hard bot. Its
-actions carry the freshness of the view it decided on, as a person's buttons do (`seen`, `play`, `vote`):
-when the display or the stretch of play changed meanwhile, the rules refuse the action as stale, without
-penalty, and the bot looks again. Claims are judged by the rules like anyone's, penalties included.
+actions are the rules' legal actions, which carry the freshness of the state it decided on, as a person's
+buttons do (`seen`, `play`, `vote`): when the display or the stretch of play changed meanwhile, the rules
+refuse the action as stale, without penalty, and the bot looks again. Claims are judged by the rules like
+anyone's, penalties included.
 
 What it does, in order: calls toppo as soon as it holds fewer than ten cards (deck and line, which the view
 counts); begins when play waits for it (never an early start); with a full line, tops when an order tops the
@@ -40,18 +41,6 @@ WRONG_TOP = 0.1  # how often easy claims a top on a full line that does not top 
 # none of them tops; a person would notice and ask, a bot that remembers nothing asks now and then.
 PROPOSE = 1 / 15
 TOPPO_UNDER = 10  # the rules' "fewer than ten cards"
-# The freshness each action carries, as the console's buttons do (docs/rules/toppo.md, "Buttons").
-CARRIES = {
-    "reveal": ("play",),
-    "restart": ("play",),
-    "top": ("seen", "play"),
-    "match": ("seen", "play"),
-    "renew": ("seen", "play"),
-    "toppo": (),
-    "propose_replace": ("seen", "play"),
-    "vote": ("vote",),
-    "choose": ("play",),
-}
 
 
 @dataclass
@@ -59,12 +48,12 @@ class ToppoBot:
     level: Level
 
     def choose(self, seen: Seen, rng: random.Random) -> Move | None:
-        action = _decide(seen, self.level, rng)
+        decided = _decide(seen, self.level, rng)
+        # Sent as the rules offer it: their legal action carries the freshness it is made against.
+        action = _offered(seen.legal, decided) if decided is not None else None
         if action is None:
             return None
-        fresh = seen.view["freshness"]
-        carried = {key: fresh[key] for key in CARRIES[action["do"]] if key in fresh}
-        return Move({**action, **carried}, pace(self.level, rng, *REACTION.values()))
+        return Move(action, pace(self.level, rng, *REACTION.values()))
 
 
 def make_bot(level: Level, words: Any) -> ToppoBot:
@@ -99,6 +88,11 @@ def _decide(seen: Seen, level: Level, rng: random.Random) -> Action | None:
         return {"do": "renew", "player": seat} if "renew" in kinds else None
     reveal = of_kind(legal, "reveal")
     return reveal[0] if reveal else None
+
+
+def _offered(legal: tuple[Action, ...], decided: Action) -> Action | None:
+    """The legal action that is the one decided (its arguments, and the freshness the rules add)."""
+    return next((a for a in legal if all(a.get(key) == value for key, value in decided.items())), None)
 
 
 def _claim(view: dict[str, Any], seat: str, level: Level) -> Action | None:

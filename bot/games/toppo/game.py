@@ -50,6 +50,19 @@ HISTORY_SHOWN = 5  # records the view carries
 END_BY = {"host": Termination.ENDED_BY_HOST, "vote": Termination.ENDED_BY_VOTE}
 SETUP_KEYS = frozenset({"first_player", *PARTS})
 # Actions that may draw penalty cards or a new display from the stack, and so refill it.
+# The freshness each player's action carries, as the console's buttons do (docs/rules/toppo.md, "Buttons"):
+# `legal_actions` offers them so.
+CARRIES: dict[str, tuple[str, ...]] = {
+    "reveal": ("play",),
+    "restart": ("play",),
+    "top": ("seen", "play"),
+    "match": ("seen", "play"),
+    "renew": ("seen", "play"),
+    "toppo": (),
+    "propose_replace": ("seen", "play"),
+    "vote": ("vote",),
+    "choose": ("play",),
+}
 DRAWING = frozenset({"reveal", "top", "match", "toppo", "propose_replace", "vote", "close_vote"})
 # Refusals of malformed cards: a forced setup, a logged deal, a logged refill.
 BAD_SETUP_CARDS = N_("toppo.setup.cards")
@@ -472,7 +485,10 @@ class Toppo:
             actions += [{"do": "vote", **me, "accept": accept} for accept in (True, False)]
         if "choose" in kinds:
             actions += [{"do": "choose", **me, "display": size} for size in sizes_for(len(_active(state)))]
-        return [*actions, {"do": "leave", **me}]
+        # Each action as the console's button sends it: with the freshness it is made against.
+        fresh = self.freshness(state)
+        carried = [{**a, **{key: fresh[key] for key in CARRIES[a["do"]] if key in fresh}} for a in actions]
+        return [*carried, {"do": "leave", **me}]
 
     def sample_action(self, state: State, player: str, rng: random.Random) -> Action | None:
         """A player's sharp eye, for random play: a top in an order that tops, else a right match."""

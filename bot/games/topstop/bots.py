@@ -31,6 +31,8 @@ from typing import Any
 
 from bot.engine.bots import Level, Move, Seen, of_kind
 from bot.engine.game import Action
+from bot.games.topstop.cards import CATEGORIES
+from bot.games.topstop.game import LANGUAGES
 from bot.games.topstop.levels import LevelRule, breaks_level
 from bot.i18n import N_
 from bot.words.text import fold
@@ -155,6 +157,14 @@ class Vocabulary:
             found = self._entries[key] = tuple((w, fold(w)) for w in ranked)
         return found
 
+    def warm(self) -> None:
+        """Every list a bot may read, in every language (a tenth of a second or so each): read now, in the
+        table layer's worker thread, rather than inside a choice that may run on the event loop. A Level VII
+        card's other name countries are read when first asked."""
+        for lang in LANGUAGES:
+            for category in CATEGORIES:
+                self.entries(lang, category)
+
     def ranked(self, lang: str, category: str, letters: str, country: str | None = None) -> tuple[str, ...]:
         """The list's playable entries that begin with these letters (accents ignored), commonest first."""
         key = (lang, category, letters, country)
@@ -243,6 +253,11 @@ class TopStopBot:
         self.level = level
         self.style = STYLES[level]
         self.vocabulary = vocabulary(words) if words is not None else None
+
+    def warm(self) -> None:
+        """The word lists its choices read (bot.engine.bots.Policy: called in a worker thread)."""
+        if self.vocabulary is not None:
+            self.vocabulary.warm()
 
     def choose(self, seen: Seen, rng: random.Random) -> Move | None:
         view, names = seen.view, {action.get("do") for action in seen.legal}

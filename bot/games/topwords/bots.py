@@ -298,6 +298,10 @@ class TopWordsBot:
             self.lexicon = tile_lexicon(self.words, LANGUAGE, LETTERS, SIZE)
         return self.lexicon
 
+    def warm(self) -> None:
+        """The lexicon, read once per process (seconds): the table layer calls this in a worker thread."""
+        self._lexicon()
+
     def _allowed(self, word: str) -> bool:
         """The words service's verdict on a word in tiles (no service: every word, as check_words false)."""
         return self.words is None or bool(self.words.check_tiles(word, lang=LANGUAGE).valid)

@@ -8,11 +8,12 @@ from typing import Any
 
 import pytest
 
-from bot.engine.errors import BadAction, IllegalMove, NotYourTurn, StaleAction, WrongPhase
+from bot.engine.errors import BadAction, GameError, IllegalMove, NotYourTurn, StaleAction, WrongPhase
 from bot.engine.game import Applied, Termination, live_action, step
 from bot.games import make_game
 from bot.games.toppo import State
 from bot.games.toppo.cards import COLOURS, SYMBOLS, full_sets
+from bot.games.toppo.game import CARRIES
 
 A, B, C = "ann", "bob", "cat"
 SEED = 7
@@ -199,7 +200,7 @@ def test_an_early_start_is_a_false_start_and_never_passes_the_start(
     charged = state.penalty_cards[A]
     state = play(game, state, *reveal(B, 2))  # two false starts: each costs a card, neither takes the start
     assert state.awaited == A and state.penalty_cards[B] == 2
-    assert game.legal_actions(state, B)[0] == {"do": "reveal", "player": B}
+    assert game.legal_actions(state, B)[0] == {"do": "reveal", "player": B, "play": state.play_no}
     with pytest.raises(NotYourTurn):
         act(game, state, {"do": "restart", "player": B})
     new = act(game, state, {"do": begin, "player": A}).state
@@ -526,3 +527,26 @@ def test_when_the_awaited_player_leaves_everyone_plays(game: Any) -> None:
     new = act(game, state, {"do": "leave", "player": A}).state
     assert new.phase == "playing" and new.awaited is None
     assert act(game, new, {"do": "reveal", "player": B}).state.penalty_cards[B] == 0
+
+
+def test_legal_actions_carry_the_freshness_their_buttons_carry(game: Any) -> None:
+    """What a console's button sends, the rules offer: a bot sends a legal action as it is (never adding keys).
+    Along a seeded random game, every player's action but leaving carries its button's freshness values."""
+    rng = random.Random(3)
+    state = game.new_game(game.validate_options({}), [A, B, C], {}, rng)
+    kinds: set[str] = set()
+    for version in range(200):
+        fresh = game.freshness(state)
+        offered = [a for p in (A, B, C) for a in game.legal_actions(state, p) or [] if a["do"] != "leave"]
+        if not offered:
+            break
+        for action in offered:
+            wanted = {key: fresh[key] for key in CARRIES[action["do"]] if key in fresh}
+            assert {key: action.get(key) for key in wanted} == wanted, action
+        kinds |= {a["do"] for a in offered}
+        try:
+            _, applied = step(game, state, 7, version, dict(rng.choice(offered)))
+        except GameError:
+            continue  # a wrong claim the rules refuse (offered, as a person may press it)
+        state = applied.state
+    assert {"reveal", "top", "match", "renew"} <= kinds

@@ -16,6 +16,7 @@ from bot.engine.game import Game, step
 from bot.games.registry import game_info
 from bot.games.topstop import TopStop
 from bot.games.topstop.bots import DESCRIPTIONS, Vocabulary, make_bot
+from bot.games.topstop.cards import CATEGORIES
 from bot.i18n import t
 from bot.words import WordService
 from tests.games.topstop.conformance_hooks import perturb_secret
@@ -250,3 +251,15 @@ def test_declared_with_a_description_per_level(words: WordService) -> None:
         assert info.bots(level, words).level == level
         texts = {t(DESCRIPTIONS[level], lang) for lang in ("en", "fr", "de")}
         assert len(texts) == 3 and DESCRIPTIONS[level] not in texts
+
+
+def test_warm_reads_every_list_a_bot_reads_in_every_language(words: WordService) -> None:
+    """The table layer warms a policy in a worker thread: after it, no choice reads a list for the first time
+    (a Level VII card's other name countries apart)."""
+    vocabulary = Vocabulary(words)  # a fresh one: the shared one may have read lists already
+    bot = make_bot(Level.HARD, words)
+    bot.vocabulary = vocabulary
+    bot.warm()
+    assert set(vocabulary._entries) == {
+        (lang, category, None) for lang in ("en", "fr", "de") for category in CATEGORIES
+    }

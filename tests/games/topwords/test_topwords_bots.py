@@ -325,3 +325,20 @@ def test_the_game_declares_its_bots():
     assert info.bots is not None
     bot = info.bots(Level.MEDIUM, None)
     assert isinstance(bot, TopWordsBot) and bot.level is Level.MEDIUM
+
+
+def test_warm_reads_the_lexicon_from_the_words_service() -> None:
+    """The table layer warms a policy in a worker thread (seconds for the real table): warm looks the
+    lexicon up, and a lexicon once read is kept."""
+    asked: list[str] = []
+
+    class Tables(ListWords):
+        def table(self, lang: str) -> None:
+            asked.append(lang)
+
+    bot = TopWordsBot(Level.HARD, Tables(WORDS))
+    bot.warm()
+    assert asked == ["de"]
+    given = TopWordsBot(Level.HARD, Tables(WORDS), lexicon=LEXICON)
+    given.warm()
+    assert asked == ["de"] and given.lexicon is LEXICON
