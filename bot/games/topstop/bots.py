@@ -14,6 +14,9 @@ everyday words first), filtered by the Level's rule as the rules judge it (`leve
 - hard leaves the commonest words to the others, writes only words the service accepts, never a variant of a
   word revealed earlier, always fills its list and calls STOP fast.
 
+In the review a bot makes the disputes its level wants, then says it has nothing (more) to dispute
+(`review_done`), at its pace for a click; after a vote it looks again, as everyone's marks are cleared.
+
 A list is saved two words at a time (one `submit` holds the whole list, as the writing form does), so a
 STOP called meanwhile costs a bot only the words it had not saved yet; after a STOP it saves what it can
 write within the grace period. Every action carries the view's freshness, so one made for a round, a letter
@@ -261,8 +264,8 @@ class TopStopBot:
             move = of_kind(seen.legal, "spin")[0], self._act(rng)
         elif names & {"submit", "stop", "respin"} and view["phase"] == "writing":
             move = self._write(seen, rng)
-        elif "dispute" in names and self.style.disputes:
-            move = self._dispute(seen, rng)
+        elif names & {"dispute", "review_done"}:
+            move = self._review(seen, rng)
         if move is None:
             return None
         action, delay = move
@@ -402,6 +405,15 @@ class TopStopBot:
             accept = self.vocabulary.valid(dispute["word"], rule)
         action = next(a for a in of_kind(seen.legal, "vote") if a["accept"] == accept)
         return action, self._act(rng)
+
+    def _review(self, seen: Seen, rng: random.Random) -> tuple[Action, float] | None:
+        """The disputes it wants to make first (one at a time: each vote reopens the review); then, with
+        nothing (more) to dispute, it says so, so that a table of quick players need not wait out the
+        review window."""
+        if self.style.disputes and (dispute := self._dispute(seen, rng)) is not None:
+            return dispute
+        done = of_kind(seen.legal, "review_done")
+        return (done[0], self._act(rng)) if done else None
 
     def _dispute(self, seen: Seen, rng: random.Random) -> tuple[Action, float] | None:
         """Never at easy. Medium defends its own words the service accepts but the table crossed out (a

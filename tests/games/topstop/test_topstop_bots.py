@@ -101,7 +101,7 @@ def test_every_action_a_bot_chooses_is_accepted(
                     assert not (level == Level.EASY and move.action["do"] == "dispute")
                     step(game, state, seed, version, move.action)  # raises if the rules refuse it
                     chosen[move.action["do"]] += 1
-    assert {"spin", "submit", "stop", "vote"} <= set(chosen), chosen
+    assert {"spin", "submit", "stop", "vote", "review_done"} <= set(chosen), chosen
     if options["mode"] == "advanced":
         assert {"draw", "choose"} <= set(chosen), chosen
 
@@ -215,7 +215,7 @@ def test_votes_follow_the_words_service(words: WordService) -> None:
 
 def test_easy_never_disputes_and_hard_defends_its_word(words: WordService) -> None:
     """A server's earlier vote refused `bicker` (voted_out): hard and medium dispute their own word, since
-    the words service accepts it; easy never disputes."""
+    the words service accepts it; easy never disputes: it says at once it has nothing to dispute."""
     game = TopStop(words)
     server = {"bicker": {"valid": False, "day": "2026-01-01"}}
     state = game.new_game(
@@ -229,11 +229,45 @@ def test_easy_never_disputes_and_hard_defends_its_word(words: WordService) -> No
     ):
         state = step(game, state, 0, 0, action)[1].state
     looked = seen(game, state, "bot")
-    assert make_bot(Level.EASY, words).choose(looked, random.Random(0)) is None
+    easy = make_bot(Level.EASY, words).choose(looked, random.Random(0))
+    assert isinstance(easy, Move) and easy.action["do"] == "review_done"
     for level in (Level.MEDIUM, Level.HARD):
         move = make_bot(level, words).choose(looked, random.Random(0))
         assert isinstance(move, Move) and move.action["do"] == "dispute"
         assert (move.action["of"], move.action["word"]) == ("bot", "bicker")
+
+
+def test_a_bot_says_it_has_nothing_to_dispute_once_its_disputes_are_made(words: WordService) -> None:
+    """Hard disputes the word it wants to first; after the vote (which clears every mark) it has nothing
+    more to dispute and says so, at its pace for a click, carrying the review window it saw."""
+    game = TopStop(words)
+    server = {"bicker": {"valid": False, "day": "2026-01-01"}}  # a server's earlier vote refused it
+    state = game.new_game(
+        {"language": "en"}, ["ann", "bot"], {"first_player": "ann", "server_words": server}, random.Random(1)
+    )
+    for action in (
+        {"do": "spin", "player": "ann", "letter": "B"},
+        {"do": "submit", "player": "ann", "words": ["barter"]},
+        {"do": "submit", "player": "bot", "words": ["bicker"]},
+        {"do": "end_writing"},
+    ):
+        state = step(game, state, 0, 0, action)[1].state
+    bot = make_bot(Level.HARD, words)
+    move = bot.choose(seen(game, state, "bot"), random.Random(0))
+    assert move is not None and move.action["do"] == "dispute" and move.action["word"] == "bicker"
+    state = step(game, state, 0, 0, move.action)[1].state
+    state = step(game, state, 0, 0, {"do": "vote", "player": "ann", "accept": False})[1].state
+    assert state.phase == "review" and state.round.dispute is None
+    state = step(game, state, 0, 0, {"do": "review_done", "player": "ann"})[1].state
+    move = bot.choose(seen(game, state, "bot"), random.Random(0))
+    assert move is not None and move.action == {
+        "do": "review_done", "player": "bot", **game.freshness(state)
+    }  # fmt: skip
+    assert 1.0 <= move.delay <= 2.5  # hard's pace for a click (STYLES: act_seconds)
+    applied = step(game, state, 0, 0, move.action)[1]
+    assert applied.state.phase == "spin"  # the last one of the round: scored at once
+    after = bot.choose(seen(game, applied.state, "bot"), random.Random(0))
+    assert after is not None and after.action["do"] == "spin"  # round 2: the bot's spin
 
 
 def test_an_end_vote_is_no_while_the_game_goes_on(words: WordService) -> None:
