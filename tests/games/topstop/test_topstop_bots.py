@@ -15,7 +15,7 @@ from bot.engine.errors import GameError
 from bot.engine.game import Game, step
 from bot.games.registry import game_info
 from bot.games.topstop import TopStop
-from bot.games.topstop.bots import DESCRIPTIONS, Vocabulary, make_bot
+from bot.games.topstop.bots import DESCRIPTIONS, STYLES, Vocabulary, make_bot
 from bot.i18n import t
 from bot.words import WordService
 from tests.games.topstop.conformance_hooks import perturb_secret
@@ -284,3 +284,66 @@ def test_declared_with_a_description_per_level(words: WordService) -> None:
         assert info.bots(level, words).level == level
         texts = {t(DESCRIPTIONS[level], lang) for lang in ("en", "fr", "de")}
         assert len(texts) == 3 and DESCRIPTIONS[level] not in texts
+
+
+def stopped_by_ann(words: WordService, grace: float) -> tuple[TopStop, Any]:
+    """Round one on B: the bot has saved two words, then ann (full list) calls STOP."""
+    game = TopStop(words)
+    state = game.new_game(
+        {"language": "en", "grace": grace}, ["ann", "bot"], {"first_player": "ann"}, random.Random(1)
+    )
+    for action in (
+        {"do": "spin", "player": "ann", "letter": "B"},
+        {"do": "submit", "player": "bot", "words": ["bicker", "barter"]},
+        {"do": "submit", "player": "ann", "words": ["bake", "bind", "blend", "boil", "brew"]},
+        {"do": "stop", "player": "ann"},
+    ):
+        state = step(game, state, 0, 0, action)[1].state
+    return game, state
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_after_a_stop_a_bot_writes_only_what_its_pace_fits_in_the_grace(
+    words: WordService, level: Level
+) -> None:
+    """In game seconds, whatever BOT_PACE makes of its wait: with a grace shorter than one of its words it
+    writes nothing more; with a longer one, the words its pace fits, at that pace."""
+    game, state = stopped_by_ann(words, grace=1)
+    assert make_bot(level, words).choose(seen(game, state, "bot"), random.Random(0)) is None
+    game, state = stopped_by_ann(words, grace=30)
+    move = make_bot(level, words).choose(seen(game, state, "bot"), random.Random(0))
+    assert move is not None and move.action["do"] == "submit"
+    style = STYLES[level]
+    fits = int(30 // (sum(style.word_seconds) / 2))
+    added = len(move.action["words"]) - 2
+    assert 1 <= added <= fits
+    assert added * style.word_seconds[0] <= move.delay <= added * style.word_seconds[1]
+
+
+def test_out_of_words_on_a_poor_letter_a_bot_calls_stop_once_its_list_is_worth_the_penalty(
+    words: WordService,
+) -> None:
+    """French W: two verbs in the service's list. Hard writes both, then calls STOP rather than keep the
+    table waiting for the round time limit; with a penalty that would eat its list, it waits."""
+    game = TopStop(words)
+    state = game.new_game({"language": "fr"}, ["ann", "bot"], {"first_player": "ann"}, random.Random(1))
+    state = step(game, state, 0, 0, {"do": "spin", "player": "ann", "letter": "W"})[1].state
+    bot = make_bot(Level.HARD, words)
+    moves = []
+    for version in range(5):
+        move = bot.choose(seen(game, state, "bot"), random.Random(version))
+        assert move is not None
+        moves.append(move.action["do"])
+        state = step(game, state, 0, version, move.action)[1].state
+        if move.action["do"] == "stop":
+            break
+    assert moves == ["submit", "stop"] and len(state.round.submissions["bot"]) == 2
+    # The same list with two STOP penalties taken before: a third would cost 3, more than its 2 words.
+    game = TopStop(words)
+    state = game.new_game({"language": "fr"}, ["ann", "bot"], {"first_player": "ann"}, random.Random(1))
+    state.penalties["bot"] = 2
+    state = step(game, state, 0, 0, {"do": "spin", "player": "ann", "letter": "W"})[1].state
+    state = step(game, state, 0, 1, {"do": "submit", "player": "bot", "words": ["warranter", "wolophiser"]})[
+        1
+    ].state
+    assert bot.choose(seen(game, state, "bot"), random.Random(0)) is None
