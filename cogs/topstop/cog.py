@@ -248,6 +248,14 @@ class TopStopCog(TableCog, name="Top Stop"):
         said = N_("topstop.vote.cast_closed") if closed else N_("topstop.vote.cast")
         await click.interaction.followup.send(t(said, self.user_lang(click.interaction)), ephemeral=True)
 
+    @button("review_done", ROUND, codec.fresh("review"))
+    async def on_review_done(self, click: Click) -> None:
+        """Nothing (more) to dispute: the round is scored once every player of the round has said it."""
+        result = await self.act(click.interaction, click.session_id, {"do": "review_done", **click.args})
+        scored = any(event.get("type") == "round_scored" for event in result.events)
+        said = N_("topstop.review_done.last") if scored else N_("topstop.review_done.said")
+        await click.interaction.followup.send(t(said, self.user_lang(click.interaction)), ephemeral=True)
+
     @button("write", ROUND, RESPINS, PAGE, opens_form=True, opens={"do": "submit", "words": []})
     async def on_write(self, click: Click) -> None:
         """The form opens at once (a modal must be the first answer), prefilled with the saved words; the

@@ -255,7 +255,8 @@ class TopStopTable:
                 review = self.t("topstop.table.review_how")
                 if deadline:
                     review += " " + self.t("topstop.table.scoring", when=relative_time(deadline))
-                embed.add_field(name=self.t("topstop.table.review"), value=review, inline=False)
+                review += "\n" + self.reviewing_line(record, view)
+                embed.add_field(name=self.t("topstop.table.review"), value=review[:1024], inline=False)
         else:
             embed.title = self.t("topstop.table.over_title")
             winners = ", ".join(f"**{_name(record, w)}**" for w in view["winners"])
@@ -269,6 +270,15 @@ class TopStopTable:
             embed.add_field(name=t(scores, self.lang), value=self._scores(record, view), inline=False)
         embed.set_footer(text=self.t("topstop.table.footer", target=view["options"]["target"], id=record.id))
         return embed
+
+    def reviewing_line(self, record: SessionRecord, view: dict[str, Any]) -> str:
+        """Who has not said "nothing to dispute" yet: the round is scored as soon as nobody is left."""
+        current, left = view["round"], set(view.get("left", []))
+        ready = set(current.get("ready", []))
+        waiting = [p for p in current["players"] if p not in left and p not in ready]
+        if not ready:
+            return self.t("topstop.table.reviewing_all")
+        return self.t("topstop.table.reviewing", names=", ".join(_name(record, p) for p in waiting))
 
     def writers_lines(self, record: SessionRecord, view: dict[str, Any]) -> list[str]:
         """Who writes this round, when not every seated player does (a tiebreak, a player sitting out)."""
@@ -425,6 +435,11 @@ class TopStopTable:
                 items.append(make("vote", cross, discord.ButtonStyle.danger, answer="no", **vote))
             else:
                 items.append(make("dispute", self.t("topstop.button.dispute"), emoji="⚖️", round=number))
+                if "review_done" in view["offered"]:  # someone of the round has not said it yet
+                    review = view["freshness"]["review"]  # a click made before a vote is stale after it
+                    done = self.t("topstop.button.review_done")
+                    items.append(make("review_done", done, discord.ButtonStyle.success, "✅", round=number,
+                                      review=review))  # fmt: skip
         return items  # none once the game is over: the buttons go
 
 

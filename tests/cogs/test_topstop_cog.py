@@ -200,7 +200,7 @@ async def test_the_reveal_strikes_words_with_their_reason_and_counts_points() ->
     assert field(embed, "Cat") == "Cat — +0\n*(no words)*"
     assert field(embed, "Scores before this round").endswith("**0** Ann\n**0** Bob\n**0** Cat")
     assert f"Scoring <t:{int(NOW + 30)}:R>." in field(embed, "Review")
-    assert table.labels() == ["Dispute a word"]
+    assert table.labels() == ["Dispute a word", "Nothing to dispute"]
 
     events = table.act(None, do="end_round")
     closed = table.cog.drawer.closing_embed(table.record, table.view(), events)
@@ -230,7 +230,28 @@ async def test_a_vote_shows_its_question_and_buttons_then_its_result() -> None:
     embed = table.embed()
     assert "**plum** (Cat): crossed out after the vote, 0–2" in field(embed, "Votes")
     assert field(embed, "Cat") == "Cat — +0\n~~plum~~ *voted out*"
-    assert table.labels() == ["Dispute a word"]
+    assert table.labels() == ["Dispute a word", "Nothing to dispute"]
+
+
+async def test_the_review_says_who_is_still_reviewing_until_everyone_has_nothing_to_dispute() -> None:
+    table = round_one()
+    table.write({"ann": ["pear"], "bob": ["plum"]})
+    table.act(None, do="end_writing")
+    review = field(table.embed(), "Review")
+    assert "Press **Nothing to dispute**: the round is scored as soon as everyone has." in review
+    table.act("ann", do="review_done")
+    assert "Still reviewing: Bob, Cat." in field(table.embed(), "Review")
+    assert table.labels() == ["Dispute a word", "Nothing to dispute"]  # bob and cat may still say it
+    table.act("cat", do="review_done")
+    assert "Still reviewing: Bob." in field(table.embed(), "Review")
+    table.act("bob", do="dispute", of="ann", word="pear")  # a vote: everyone reviews again after it
+    assert table.labels() == ["It counts", "Cross it out"]
+    table.act("cat", do="vote", accept=True)
+    table.act("ann", do="vote", accept=True)
+    assert "Press **Nothing to dispute**" in field(table.embed(), "Review")
+    for player in ("ann", "bob", "cat"):
+        table.act(player, do="review_done")
+    assert table.view()["phase"] == "spin" and table.labels() == ["Spin"]
 
 
 async def test_the_end_names_the_winner_with_the_final_scores_and_no_buttons() -> None:
@@ -327,11 +348,13 @@ async def test_every_round_bound_button_names_its_round_and_a_vote_button_its_vo
     assert table.custom_ids() == ["topstop:7:write:1.0.1", "topstop:7:stop:1.0", "topstop:7:respin:1.0"]
     table.write({"ann": ["pear", "plum"], "bob": ["pip"]})
     table.act(None, do="end_writing")
-    assert table.custom_ids() == ["topstop:7:dispute:1"]
+    # "Nothing to dispute" names its review window too: the rounds so far plus the votes opened.
+    assert table.custom_ids() == ["topstop:7:dispute:1", "topstop:7:review_done:1.1"]
     table.act("cat", do="dispute", of="ann", word="pear")
     assert table.custom_ids() == ["topstop:7:vote:yes.1.1", "topstop:7:vote:no.1.1"]
     table.act("ann", do="vote", accept=True)
     table.act("bob", do="vote", accept=True)
+    assert table.custom_ids() == ["topstop:7:dispute:1", "topstop:7:review_done:1.2"]
     table.act("bob", do="dispute", of="ann", word="plum")
     assert table.custom_ids() == ["topstop:7:vote:yes.1.2", "topstop:7:vote:no.1.2"]
     table.act("ann", do="vote", accept=True)
@@ -346,6 +369,7 @@ async def test_button_args_become_typed_arguments_and_ids_without_their_round_ar
     assert resolve("topstop:7:stop:3.1")[1:] == (7, {"round": 3, "respins": 1})
     assert resolve("topstop:7:vote:yes.2.1")[2] == {"answer": "yes", "round": 2, "dispute": 1}
     assert resolve("topstop:7:vote:no.2.3")[2] == {"answer": "no", "round": 2, "dispute": 3}
+    assert resolve("topstop:7:review_done:2.3")[2] == {"round": 2, "review": 3}
     # An id without the freshness its action carries never skips the stale check.
     for stale in (
         "topstop:7:stop",
@@ -353,6 +377,7 @@ async def test_button_args_become_typed_arguments_and_ids_without_their_round_ar
         "topstop:7:pick",
         "topstop:7:vote:yes",
         "topstop:7:vote:yes.2",
+        "topstop:7:review_done:2",  # "nothing to dispute" without its review window
     ):
         with pytest.raises(StaleAction):
             resolve(stale)

@@ -28,6 +28,7 @@ pytestmark = requires_product
 
 PRODUCT = "bot.__main__:main"
 LOBBY_BUTTONS = ["Join", "Leave", "Start", "Cancel"]
+REVIEW_BUTTONS = ["Dispute a word", "Nothing to dispute"]
 LETTER = re.compile(r"round \d+: letter ([A-Z])")
 COUNTDOWN = re.compile(r"<t:(\d+):R>")
 SPINNER = re.compile(r"\*\*(\w+)\*\* spins the letter")
@@ -282,7 +283,7 @@ async def test_three_players_play_two_rounds_with_a_duplicate_disputes_and_votes
     # The reveal: one message with every list, the crossed-out words struck with their reason.
     await game.timer("grace")
     reveal = table.last_message
-    assert reveal.id != board.id and reveal.button_labels == ["Dispute a word"]
+    assert reveal.id != board.id and reveal.button_labels == REVIEW_BUTTONS
     assert f"~~{nonsense}~~ *not in the dictionary*" in reveal.text
     assert f"~~{duplicate}~~ *wrong letter*" in reveal.text
     assert "STOP penalty −1" in field_of(reveal, "Alice")
@@ -331,7 +332,7 @@ async def test_three_players_play_two_rounds_with_a_duplicate_disputes_and_votes
     again = await bob.click(reveal, "Cross it out")
     assert again.ephemeral and "already voted" in again.text
     await carol.click(reveal, "It counts")
-    assert reveal.button_labels == ["Dispute a word"]
+    assert reveal.button_labels == REVIEW_BUTTONS
     assert f"~~{duplicate}~~" not in reveal.text and duplicate in field_of(reveal, "Alice")
     assert f"**{duplicate}** (Alice): counts after the vote, 2–0" in field_of(reveal, "Votes")
 
@@ -423,6 +424,61 @@ async def test_a_spectator_sees_everything_public_and_can_act_on_nothing(
     over = await table.wait_for_message(lambda m: "game over" in m.text, what="the final table")
     assert "🏆 **Alice**, **Bob** win!" in over.text
     assert reveal.buttons == [] and "Scoring" not in reveal.text  # the review message is closed
+
+
+async def test_the_round_is_scored_as_soon_as_every_player_has_nothing_to_dispute(
+    product_bot: Any, table: Table
+) -> None:
+    game = await Game.open(table, ["alice", "bob", "carol"], product_bot, language="en")
+    alice, bob, carol = game.players
+    dave = table.user("dave")
+    board = await game.first_spin()
+    letter = await game.spin(board)
+    mine, his, hers = hand_out(letter)
+    for player, words in ((alice, mine), (bob, his), (carol, hers)):
+        await game.write(player, board, words)
+    await game.timer("writing")
+    reveal = table.last_message
+    assert reveal.button_labels == REVIEW_BUTTONS
+    assert "Press **Nothing to dispute**: the round is scored as soon as everyone has." in field_of(
+        reveal, "Review"
+    )
+    await refused(game, dave.click(reveal, "Nothing to dispute"), "You are not playing in this game")
+    drawn = copy.deepcopy(reveal.raw)  # the button as drawn before any vote
+
+    done = await alice.click(reveal, "Nothing to dispute")
+    assert done.kind == "deferred update"
+    await game.until(lambda: bool(done.followups), "alice's private confirmation")
+    assert done.followups[0].ephemeral and "Noted: nothing more to dispute" in done.followups[0].text
+    await game.until(lambda: "Still reviewing: Bob, Carol." in reveal.text, "who is still reviewing")
+    await refused(
+        game, alice.click(reveal, "Nothing to dispute"), "You have already said you have nothing to dispute"
+    )
+
+    # Carol disputes one of bob's words: after the vote everyone says it again, and a click on the button
+    # drawn before the vote is stale.
+    asked = await carol.click(reveal, "Dispute a word")
+    assert asked.answer is not None
+    await carol.select(asked.answer, f"{bob.user.id}|{his[0]}")
+    await game.until(lambda: "It counts" in reveal.button_labels, "the vote on the table")
+    await refused(game, click_as_drawn(bob, drawn, "Nothing to dispute"), "A vote is open: vote")
+    await alice.click(reveal, "It counts")
+    await bob.click(reveal, "It counts")
+    await game.until(lambda: reveal.button_labels == REVIEW_BUTTONS, "the review again after the vote")
+    assert "Still reviewing" not in reveal.text and "Press **Nothing to dispute**" in reveal.text
+    await refused(game, click_as_drawn(alice, drawn, "Nothing to dispute"), "The table has moved on")
+
+    for player in (alice, bob):
+        await player.click(reveal, "Nothing to dispute")
+    await game.until(lambda: "Still reviewing: Carol." in reveal.text, "carol still reviewing")
+    last = await carol.click(reveal, "Nothing to dispute")  # the last one: no timer needed
+    await game.until(lambda: bool(last.followups), "carol's private confirmation")
+    assert "everyone is done, so the round is scored" in last.followups[0].text
+    board = await table.wait_for_message(lambda m: "round 2" in m.text, what="round two's table")
+    assert reveal.buttons == [] and field_of(reveal, "Alice").startswith("Alice — +3")
+    assert board.button_labels == ["Spin"] and "**3** Alice" in field_of(board, "Scores")
+    record = await product_bot.sessions.session(game.sid)
+    assert not any(key.startswith("review:") for key in record.timers)  # the review window's timer is gone
 
 
 async def test_players_leave_and_the_game_goes_on_while_two_remain(product_bot: Any, table: Table) -> None:

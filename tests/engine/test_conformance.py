@@ -1017,7 +1017,9 @@ class Playout:
                 self.fail(SECRETS, f"view_for(state, {viewer!r}) is not JSON: {error_text(error)}")
                 return None
             views[viewer] = view
-        public = {**public_index(views[OUTSIDER]), **public_index(views[None])}
+        # A key the rules write themselves ("game", "round") is no word leaked, whoever writes that word.
+        schema = schema_names(type(game))
+        public = {**public_index(views[OUTSIDER], schema=schema), **public_index(views[None], schema=schema)}
         self._spectator = public
         for player, secret, where in self.view_secrets(state, views):
             if secret in public:

@@ -33,8 +33,9 @@ COUNTRY_NAMES = {
 
 def _new_options(lang: str) -> dict[str, Any]:
     """The table speaks its own `language` option; a low target and a short grace after STOP keep a test game
-    short (a bot calls STOP as soon as its list is full)."""
-    return {"language": lang, "target": 5, "grace": 1}
+    short (a bot calls STOP as soon as its list is full), and the shortest round time limit `/topstop new`
+    takes ends soon a round on a letter nobody can fill a list on (X, Y)."""
+    return {"language": lang, "target": 5, "grace": 1, "writing_time": 20}
 
 
 GAME = GameInfo(

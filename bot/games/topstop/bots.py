@@ -14,9 +14,13 @@ everyday words first), filtered by the Level's rule as the rules judge it (`leve
 - hard leaves the commonest words to the others, writes only words the service accepts, never a variant of a
   word revealed earlier, always fills its list and calls STOP fast.
 
+In the review a bot makes the disputes its level wants, then says it has nothing (more) to dispute
+(`review_done`), at its pace for a click; after a vote it looks again, as everyone's marks are cleared.
+
 A list is saved two words at a time (one `submit` holds the whole list, as the writing form does), so a
-STOP called meanwhile costs a bot only the words it had not saved yet; after a STOP it saves what it can
-write within the grace period. Every action carries the view's freshness, so one made for a round, a letter
+STOP called meanwhile costs a bot only the words it had not saved yet; after a STOP it writes only the
+words its pace fits in the grace period (none when one word takes longer than the grace). Out of words on a
+poor letter, it calls STOP once its short list is worth the penalty, rather than wait out the time limit. Every action carries the view's freshness, so one made for a round, a letter
 or a vote that has moved on is refused as stale.
 """
 
@@ -276,8 +280,8 @@ class TopStopBot:
             move = of_kind(seen.legal, "spin")[0], self._act(rng)
         elif names & {"submit", "stop", "respin"} and view["phase"] == "writing":
             move = self._write(seen, rng)
-        elif "dispute" in names and self.style.disputes:
-            move = self._dispute(seen, rng)
+        elif names & {"dispute", "review_done"}:
+            move = self._review(seen, rng)
         if move is None:
             return None
         action, delay = move
@@ -307,18 +311,24 @@ class TopStopBot:
         stopped = current["stopped_by"] is not None
         grace = float(view["options"]["grace"])
         per_word = sum(self.style.word_seconds) / 2
-        # After a STOP: only what can be written within (half) the grace period.
-        count = max(1, int(grace / 2 // per_word)) if stopped else CHUNK
+        # After a STOP: only the words its pace fits in the grace period, in game seconds (BOT_PACE scales
+        # the wait, not the grace); none when a word takes longer, as a person's half-written word is lost.
+        count = int(grace // per_word) if stopped else CHUNK
+        if count == 0:
+            return None
         new, added = self._extend(written, min(count, target - len(filled)), required, rule, view, rng)
         if not added:
             # Nothing to write on this letter: ask for another (a few times a round: a re-spin keeps the
             # Level, whose rule may leave no word on any letter).
             if not filled and "respin" in legal and len(current["respun"]) < MAX_RESPINS:
                 return legal["respin"], self._seconds(rng, (2 * per_word, 3 * per_word))
+            # Out of words with a short list (a poor letter: X, or W in French): STOP once the list is
+            # worth its penalty, rather than keep the table waiting for the round time limit.
+            if "stop" in legal and len(filled) >= view["penalties"].get(seat, 0) + 1:
+                return legal["stop"], self._seconds(rng, (per_word, 2 * per_word))
             return None
+        # At its own pace, after a STOP too: a slow hand may miss the grace (refused as too late).
         delay = sum(self._seconds(rng, self.style.word_seconds) for _ in range(added))
-        if stopped:
-            delay = min(delay, grace / 2)
         return {**legal["submit"], "words": new}, delay
 
     def _extend(
@@ -417,6 +427,15 @@ class TopStopBot:
             accept = self.vocabulary.valid(dispute["word"], rule)
         action = next(a for a in of_kind(seen.legal, "vote") if a["accept"] == accept)
         return action, self._act(rng)
+
+    def _review(self, seen: Seen, rng: random.Random) -> tuple[Action, float] | None:
+        """The disputes it wants to make first (one at a time: each vote reopens the review); then, with
+        nothing (more) to dispute, it says so, so that a table of quick players need not wait out the
+        review window."""
+        if self.style.disputes and (dispute := self._dispute(seen, rng)) is not None:
+            return dispute
+        done = of_kind(seen.legal, "review_done")
+        return (done[0], self._act(rng)) if done else None
 
     def _dispute(self, seen: Seen, rng: random.Random) -> tuple[Action, float] | None:
         """Never at easy. Medium defends its own words the service accepts but the table crossed out (a

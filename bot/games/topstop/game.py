@@ -88,6 +88,7 @@ PHASE_OF = {
     "respin": (WRITING, N_("topstop.doing.respin")),
     "dispute": (REVIEW, N_("topstop.doing.dispute")),
     "vote": (REVIEW, N_("topstop.doing.vote")),
+    "review_done": (REVIEW, N_("topstop.doing.review_done")),
 }
 
 
@@ -128,6 +129,7 @@ class TopStop:
             "stop": self._stop,
             "dispute": self._dispute,
             "vote": self._vote,
+            "review_done": self._review_done,
             "leave": self._leave,
             "draw": self._draw,
             "choose": self._choose,
@@ -203,10 +205,14 @@ class TopStop:
 
     def freshness(self, state: TopStopState) -> JSON:
         """Buttons name their round (0: the first spin), the re-spins so far (a form opened for the letter
-        before a re-spin is stale) and, while one is open, their dispute vote: each only ever counts up."""
+        before a re-spin is stale), while one is open their dispute vote, and otherwise in the review its
+        window (`review`: a "nothing to dispute" made before a vote does not count after it): each only ever
+        counts up."""
         fresh: JSON = {"round": current_round_number(state), "respins": state.respins}
         if state.phase == REVIEW and state.round.dispute is not None:
             fresh["dispute"] = state.round.dispute.number
+        elif state.phase == REVIEW:
+            fresh["review"] = review_window(state)
         if state.advanced is not None:
             fresh.update(advanced.freshness(state))
         return fresh
@@ -513,6 +519,7 @@ class TopStop:
         # Each vote of the game has its own number, so a button of an earlier vote cannot land on this one.
         current.opened_disputes += 1
         state.disputes_opened += 1
+        current.ready = []  # our ruling: a new vote may give anyone something (more) to dispute
         number = state.disputes_opened
         current.dispute = Dispute(disputer=player, owner=owner, index=index, voters=voters, number=number)
         step.events.append(
@@ -558,6 +565,23 @@ class TopStop:
         if counted.everyone_voted:
             _close_dispute(state, step)
 
+    def _review_done(self, state: TopStopState, action: Action, step: _Step) -> None:
+        # Our ruling: each player of the round says when they have nothing (more) to dispute; once every one
+        # still seated has, and no vote is open, the review closes at once (the timer closes it otherwise).
+        player = action["player"]
+        current = _current_round(state, REVIEW, player, N_("topstop.doing.review_done"))
+        if current.dispute is not None:
+            raise IllegalMove("topstop.ready_vote_open")
+        if player in current.ready:
+            raise IllegalMove("topstop.already_ready")
+        current.ready.append(player)
+        waiting = [p for p in _round_players(state) if p not in current.ready]
+        step.events.append(
+            {"type": "review_done", "round": current.number, "player": player, "waiting": waiting}
+        )
+        if not waiting:
+            self._end_round(state, action, step)
+
     def _leave(self, state: TopStopState, action: Action, step: _Step) -> None:
         player = action["player"]
         state.left.append(player)
@@ -602,6 +626,11 @@ class TopStop:
                 dispute.votes.pop(player, None)
                 if dispute.tally.everyone_voted:
                     _close_dispute(state, step)
+        elif state.phase == REVIEW:
+            current = state.round
+            current.ready = [p for p in current.ready if p != player]
+            if current.ready and all(p in current.ready for p in _round_players(state)):
+                self._end_round(state, action, step)  # the one still reviewing left: the others are done
 
     def _draw(self, state: TopStopState, action: Action, step: _Step) -> None:
         advanced.draw(state, action, step)
@@ -862,6 +891,12 @@ def current_round_number(state: TopStopState) -> int:
     return len(state.rounds)
 
 
+def review_window(state: TopStopState) -> int:
+    """The review window's number in the game (the reveal opens one, each vote another): the rounds so far
+    plus the votes opened, so it only counts up from one window to the next."""
+    return current_round_number(state) + state.disputes_opened
+
+
 def _check_seated(state: TopStopState, player: Any) -> None:
     if not isinstance(player, str) or player not in state.seats:
         raise NotAPlayer("engine.not_playing")
@@ -1072,6 +1107,7 @@ def _copy_round(current: Round) -> Round:
     new = shallow_copy(current)
     new.players, new.respun = list(current.players), list(current.respun)
     new.respin_votes, new.submissions = list(current.respin_votes), dict(current.submissions)
+    new.ready = list(current.ready)
     new.lists, new.disputes = dict(current.lists), list(current.disputes)
     if dispute is not None:
         new.dispute = shallow_copy(dispute)
@@ -1115,4 +1151,6 @@ def _review_actions(current: Round, player: str, left: list[str]) -> list[Action
             continue  # a player who left: their words no longer count, so none is disputed
         words = dict.fromkeys(e.word for e in entries if not e.disputed)
         actions += [{"do": "dispute", "player": player, "of": owner, "word": w} for w in words]
+    if player not in current.ready:
+        actions.append({"do": "review_done", "player": player})
     return actions

@@ -74,6 +74,9 @@ def _round_view(state: TopStopState, viewer: str | None) -> dict[str, Any]:
         shown["lists"] = {p: [_entry(e) for e in es] for p, es in current.lists.items()}
         shown["dispute"] = _dispute_view(current, current.dispute, viewer) if current.dispute else None
         shown["disputes"] = [_closed_dispute(current, d) for d in current.disputes]
+        shown["ready"] = list(
+            current.ready
+        )  # who has nothing (more) to dispute: public, like a vote's voters
     shown["review"] = state.phase == REVIEW
     return shown
 

@@ -130,6 +130,9 @@ class Round:
     dispute: Dispute | None = None
     disputes: list[Dispute] = field(default_factory=list)  # closed
     opened_disputes: int = 0  # votes opened this round, cancelled ones included
+    # Who said they have nothing (more) to dispute since the review opened or the last vote was opened: when
+    # every player of the round still seated has, the review closes at once.
+    ready: list[str] = field(default_factory=list)
     points: dict[str, int] | None = None  # set when the round is scored
     cards: RoundCards | None = None  # Advanced game: the Level and Ba Oossee cards of this round
     # When writing closes (the manager's clock): the receipt of the spin that opened it plus the writing
@@ -333,6 +336,7 @@ def _load_round(data: dict[str, Any]) -> Round:
         disputes=[_load_dispute(d) for d in data["disputes"]],
         points=dict(data["points"]) if data["points"] is not None else None,
         opened_disputes=opened,
+        ready=list(data.get("ready", [])),  # saved before the review had its ready marks: nobody yet
         cards=load_round_cards(data["cards"]) if data.get("cards") is not None else None,
         writing_until=data.get("writing_until"),  # saved before writing had a deadline: none
     )

@@ -42,8 +42,21 @@ def tally(sent: Action, applied: Applied) -> Counter[str]:
             counts["votes closed"] += 1
         elif kind == "respin":
             counts["re-spins"] += 1
+        elif kind == "review_done":
+            counts["nothing to dispute"] += 1
+            if not event["waiting"]:
+                counts["reviews closed by everyone"] += 1
     return counts
 
 
 # The sampler (TopStop.sample_action) writes real words: playouts reach judging, disputes and votes.
-MUST_REACH = ("words submitted", "words judged", "words judged invalid", "disputes", "votes", "votes closed")
+MUST_REACH = (
+    "words submitted",
+    "words judged",
+    "words judged invalid",
+    "disputes",
+    "votes",
+    "votes closed",
+    "nothing to dispute",
+    "reviews closed by everyone",
+)

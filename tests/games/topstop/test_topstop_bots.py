@@ -15,7 +15,7 @@ from bot.engine.errors import GameError
 from bot.engine.game import Game, step
 from bot.games.registry import game_info
 from bot.games.topstop import TopStop
-from bot.games.topstop.bots import DESCRIPTIONS, Vocabulary, make_bot
+from bot.games.topstop.bots import DESCRIPTIONS, STYLES, Vocabulary, make_bot
 from bot.games.topstop.cards import CATEGORIES
 from bot.i18n import t
 from bot.words import WordService
@@ -102,7 +102,7 @@ def test_every_action_a_bot_chooses_is_accepted(
                     assert not (level == Level.EASY and move.action["do"] == "dispute")
                     step(game, state, seed, version, move.action)  # raises if the rules refuse it
                     chosen[move.action["do"]] += 1
-    assert {"spin", "submit", "stop", "vote"} <= set(chosen), chosen
+    assert {"spin", "submit", "stop", "vote", "review_done"} <= set(chosen), chosen
     if options["mode"] == "advanced":
         assert {"draw", "choose"} <= set(chosen), chosen
 
@@ -216,7 +216,7 @@ def test_votes_follow_the_words_service(words: WordService) -> None:
 
 def test_easy_never_disputes_and_hard_defends_its_word(words: WordService) -> None:
     """A server's earlier vote refused `bicker` (voted_out): hard and medium dispute their own word, since
-    the words service accepts it; easy never disputes."""
+    the words service accepts it; easy never disputes: it says at once it has nothing to dispute."""
     game = TopStop(words)
     server = {"bicker": {"valid": False, "day": "2026-01-01"}}
     state = game.new_game(
@@ -230,11 +230,45 @@ def test_easy_never_disputes_and_hard_defends_its_word(words: WordService) -> No
     ):
         state = step(game, state, 0, 0, action)[1].state
     looked = seen(game, state, "bot")
-    assert make_bot(Level.EASY, words).choose(looked, random.Random(0)) is None
+    easy = make_bot(Level.EASY, words).choose(looked, random.Random(0))
+    assert isinstance(easy, Move) and easy.action["do"] == "review_done"
     for level in (Level.MEDIUM, Level.HARD):
         move = make_bot(level, words).choose(looked, random.Random(0))
         assert isinstance(move, Move) and move.action["do"] == "dispute"
         assert (move.action["of"], move.action["word"]) == ("bot", "bicker")
+
+
+def test_a_bot_says_it_has_nothing_to_dispute_once_its_disputes_are_made(words: WordService) -> None:
+    """Hard disputes the word it wants to first; after the vote (which clears every mark) it has nothing
+    more to dispute and says so, at its pace for a click, carrying the review window it saw."""
+    game = TopStop(words)
+    server = {"bicker": {"valid": False, "day": "2026-01-01"}}  # a server's earlier vote refused it
+    state = game.new_game(
+        {"language": "en"}, ["ann", "bot"], {"first_player": "ann", "server_words": server}, random.Random(1)
+    )
+    for action in (
+        {"do": "spin", "player": "ann", "letter": "B"},
+        {"do": "submit", "player": "ann", "words": ["barter"]},
+        {"do": "submit", "player": "bot", "words": ["bicker"]},
+        {"do": "end_writing"},
+    ):
+        state = step(game, state, 0, 0, action)[1].state
+    bot = make_bot(Level.HARD, words)
+    move = bot.choose(seen(game, state, "bot"), random.Random(0))
+    assert move is not None and move.action["do"] == "dispute" and move.action["word"] == "bicker"
+    state = step(game, state, 0, 0, move.action)[1].state
+    state = step(game, state, 0, 0, {"do": "vote", "player": "ann", "accept": False})[1].state
+    assert state.phase == "review" and state.round.dispute is None
+    state = step(game, state, 0, 0, {"do": "review_done", "player": "ann"})[1].state
+    move = bot.choose(seen(game, state, "bot"), random.Random(0))
+    assert move is not None and move.action == {
+        "do": "review_done", "player": "bot", **game.freshness(state)
+    }  # fmt: skip
+    assert 1.0 <= move.delay <= 2.5  # hard's pace for a click (STYLES: act_seconds)
+    applied = step(game, state, 0, 0, move.action)[1]
+    assert applied.state.phase == "spin"  # the last one of the round: scored at once
+    after = bot.choose(seen(game, applied.state, "bot"), random.Random(0))
+    assert after is not None and after.action["do"] == "spin"  # round 2: the bot's spin
 
 
 def test_an_end_vote_is_no_while_the_game_goes_on(words: WordService) -> None:
@@ -263,3 +297,66 @@ def test_warm_reads_every_list_a_bot_reads_in_every_language(words: WordService)
     assert set(vocabulary._entries) == {
         (lang, category, None) for lang in ("en", "fr", "de") for category in CATEGORIES
     }
+
+
+def stopped_by_ann(words: WordService, grace: float) -> tuple[TopStop, Any]:
+    """Round one on B: the bot has saved two words, then ann (full list) calls STOP."""
+    game = TopStop(words)
+    state = game.new_game(
+        {"language": "en", "grace": grace}, ["ann", "bot"], {"first_player": "ann"}, random.Random(1)
+    )
+    for action in (
+        {"do": "spin", "player": "ann", "letter": "B"},
+        {"do": "submit", "player": "bot", "words": ["bicker", "barter"]},
+        {"do": "submit", "player": "ann", "words": ["bake", "bind", "blend", "boil", "brew"]},
+        {"do": "stop", "player": "ann"},
+    ):
+        state = step(game, state, 0, 0, action)[1].state
+    return game, state
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_after_a_stop_a_bot_writes_only_what_its_pace_fits_in_the_grace(
+    words: WordService, level: Level
+) -> None:
+    """In game seconds, whatever BOT_PACE makes of its wait: with a grace shorter than one of its words it
+    writes nothing more; with a longer one, the words its pace fits, at that pace."""
+    game, state = stopped_by_ann(words, grace=1)
+    assert make_bot(level, words).choose(seen(game, state, "bot"), random.Random(0)) is None
+    game, state = stopped_by_ann(words, grace=30)
+    move = make_bot(level, words).choose(seen(game, state, "bot"), random.Random(0))
+    assert move is not None and move.action["do"] == "submit"
+    style = STYLES[level]
+    fits = int(30 // (sum(style.word_seconds) / 2))
+    added = len(move.action["words"]) - 2
+    assert 1 <= added <= fits
+    assert added * style.word_seconds[0] <= move.delay <= added * style.word_seconds[1]
+
+
+def test_out_of_words_on_a_poor_letter_a_bot_calls_stop_once_its_list_is_worth_the_penalty(
+    words: WordService,
+) -> None:
+    """French W: two verbs in the service's list. Hard writes both, then calls STOP rather than keep the
+    table waiting for the round time limit; with a penalty that would eat its list, it waits."""
+    game = TopStop(words)
+    state = game.new_game({"language": "fr"}, ["ann", "bot"], {"first_player": "ann"}, random.Random(1))
+    state = step(game, state, 0, 0, {"do": "spin", "player": "ann", "letter": "W"})[1].state
+    bot = make_bot(Level.HARD, words)
+    moves = []
+    for version in range(5):
+        move = bot.choose(seen(game, state, "bot"), random.Random(version))
+        assert move is not None
+        moves.append(move.action["do"])
+        state = step(game, state, 0, version, move.action)[1].state
+        if move.action["do"] == "stop":
+            break
+    assert moves == ["submit", "stop"] and len(state.round.submissions["bot"]) == 2
+    # The same list with two STOP penalties taken before: a third would cost 3, more than its 2 words.
+    game = TopStop(words)
+    state = game.new_game({"language": "fr"}, ["ann", "bot"], {"first_player": "ann"}, random.Random(1))
+    state.penalties["bot"] = 2
+    state = step(game, state, 0, 0, {"do": "spin", "player": "ann", "letter": "W"})[1].state
+    state = step(game, state, 0, 1, {"do": "submit", "player": "bot", "words": ["warranter", "wolophiser"]})[
+        1
+    ].state
+    assert bot.choose(seen(game, state, "bot"), random.Random(0)) is None

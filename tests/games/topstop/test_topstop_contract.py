@@ -84,6 +84,7 @@ def test_rule_actions_are_checked() -> None:
         "stop",
         "dispute",
         "vote",
+        "review_done",
         "leave",
         "end",
         "end_writing",
@@ -145,6 +146,7 @@ def test_legal_actions_follow_the_phase() -> None:
     table.do("end_writing")
     assert game.legal_actions(table.state, "cat") == [
         {"do": "dispute", "player": "cat", "of": "bob", "word": "pear"},
+        {"do": "review_done", "player": "cat"},
         {"do": "leave", "player": "cat"},
     ]
     table.do("dispute", "cat", of="bob", word="pear")
