@@ -101,6 +101,9 @@ class Pause(NamedTuple):
 HARNESS: FakeDiscord | None = None  # the loopback Discord of the product's run
 FLOOR: Floor | None = None  # the bare bot, measured beside the product
 PHASES: list[tuple[float, str]] = []  # (wall time, kind) as each press starts: where a pause fell
+# Where "nothing left to send" is judged: the whole bot (None), or one channel's requests only (beside tables
+# that bots play on, whose requests never stop: bench_bots_load).
+QUIET_IN: int | None = None
 
 
 async def timed(samples: Samples, kind: str, action: Awaitable[Reply]) -> Reply:
@@ -116,7 +119,7 @@ async def alone(samples: Samples, kind: str, action: Awaitable[Reply]) -> Reply:
     """One press when the bot has nothing left to send (the previous press's redraws included): one at a
     time means no other work in flight, as for the floor, whose bot has none. Then the floor's press."""
     assert HARNESS is not None and FLOOR is not None
-    await HARNESS.settle()
+    await HARNESS.settle(channel_id=QUIET_IN)
     reply = await timed(samples, kind, action)
     await FLOOR.ping_one()
     return reply
@@ -126,7 +129,7 @@ async def at_once(samples: Samples, kind: str, actions: list[Callable[[], Awaita
     """Eight presses together when the bot has nothing left to send (a reveal's redraws included: players
     read a table before they press), as for the floor's eight. Then the floor's eight."""
     assert HARNESS is not None and FLOOR is not None
-    await HARNESS.settle()
+    await HARNESS.settle(channel_id=QUIET_IN)
     replies = list(await asyncio.gather(*(timed(samples, kind, make()) for make in actions)))
     await FLOOR.ping_burst()
     return replies

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import discord
 import pytest
 from discord.webhook.async_ import async_context
@@ -256,3 +258,33 @@ async def test_rest_reads_of_channels_messages_users_and_members(
     assert (await minimal_bot.fetch_user(bob.id)).name == "bob"
     guild = minimal_bot.get_guild(fake_discord.guild_id)
     assert guild is not None and (await guild.fetch_member(bob.id)).id == bob.id
+
+
+@pytest.mark.fake_discord(extra_channels=("bots-1",))
+async def test_more_channels_and_a_table_that_waits_for_its_own_channel_only(
+    minimal_bot: MinimalBot, fake_discord: FakeDiscord
+):
+    # A load benchmark's tables: more channels in the first guild, and a table beside others whose bot never
+    # stops sending waits for its own channel's quiet, not the whole bot's.
+    guild = minimal_bot.get_guild(fake_discord.guild_id)
+    assert guild is not None and {c.name for c in guild.text_channels} == {"general", "games", "bots-1"}
+    busy = int(fake_discord.channel_named("bots-1")["id"])
+    stop = asyncio.Event()
+
+    async def elsewhere() -> None:
+        while not stop.is_set():  # more often than a settle's quiet, within the global rate limit
+            await minimal_bot.http.send_typing(busy)
+            await asyncio.sleep(0.03)
+
+    sending = asyncio.create_task(elsewhere())
+    try:
+        await fake_discord.wait_until(lambda: busy in fake_discord._last_activity_in, within=5, what="typing")
+        here = Table(fake_discord, channel="general", quiet_here=True)
+        reply = await here.user("alice").slash("ping")
+        assert reply.kind == "reply"
+        await here.settle()
+        with pytest.raises(AssertionError, match="kept sending"):
+            await Table(fake_discord, channel="general").settle(within=0.5)
+    finally:
+        stop.set()
+        await sending
