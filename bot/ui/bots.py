@@ -224,7 +224,11 @@ class BotDriver:
 
     async def _still_legal(self, session_id: int, seat: str, version: int, action: Action) -> bool:
         """Whether the move chosen at `version` still stands: the table has not moved, or the rules still
-        offer that very action to the seat."""
+        offer that very action to the seat. The version first: a table that has not moved needs no new look
+        (the rules' view and actions built again on the loop for nothing, at every move)."""
+        record = await self._sessions().session(session_id)
+        if record.version == version and record.status == "active" and seat in record.players:
+            return True
         looked = await self._sessions().seen(session_id, seat)
         if looked is None:
             return False

@@ -204,6 +204,26 @@ async def test_a_policy_cheap_while_it_waits_still_thinks_off_the_loop_on_its_tu
     await manager.cancel(session)
 
 
+async def test_a_move_on_a_table_that_has_not_moved_needs_no_second_look(manager, monkeypatch):
+    # Each look builds the seat's view and actions on the loop: one per choice, none again before the move
+    # when the version has not changed meanwhile.
+    looks = []
+    seen = manager.seen
+
+    async def counted(session_id: int, seat: str) -> Any:
+        looks.append(seat)
+        return await seen(session_id, seat)
+
+    monkeypatch.setattr(manager, "seen", counted)
+    policy = Slow(0.0, delay=1.0)
+    table = Table(manager, lambda level: policy)
+    session = await game_with_bots(manager, "hard", first="bot:1")
+    table.driver.poke(await manager.session(session))
+    await table.quiet()
+    assert len(table.acted) >= 1 and len(looks) == len(policy.threads)
+    await manager.cancel(session)
+
+
 async def test_a_move_the_table_moved_past_is_chosen_again(manager):
     policy = Slow(0.0, delay=0.2 / PACE)  # waits 0.2 s before it acts
     table = Table(manager, lambda level: policy)
