@@ -163,11 +163,13 @@ async def run(keep_log: Path | None) -> bool:
             load_from, moves_before, began = len(bot.log_text()), tables.bot_moves(), time.monotonic()
             assert bot.process is not None
             cpu_before, load_before = cpu_seconds(bot.process.pid), os.getloadavg()[0]
+            harness_before = time.process_time()
             floor.one.clear()
             loaded = await person(fake, floor)
             load_took = time.monotonic() - began
             moves = tables.bot_moves() - moves_before
             cores = (cpu_seconds(bot.process.pid) - cpu_before) / load_took
+            harness = (time.process_time() - harness_before) / load_took
             machine = (load_before, os.getloadavg()[0])
             load_log = bot.log_text()[load_from:]
             opened = tables.opened
@@ -194,7 +196,7 @@ async def run(keep_log: Path | None) -> bool:
         opened,
         (quiet_took, load_took),
         len(fake.rate_limited),
-        cores,
+        (cores, harness),
         machine,
     )
 
@@ -257,7 +259,7 @@ def report(
     opened: int,
     took: tuple[float, float],
     rate_limited: int,
-    cores: float,
+    cpu: tuple[float, float],
     machine: tuple[float, float],
 ) -> bool:
     print(
@@ -265,9 +267,11 @@ def report(
         f"BOT_PACE {PACE}): {opened} games opened; {moves_per_second:.1f} bot moves/s while the person played "
         f"({took[1]:.0f} s; the anchor phase {took[0]:.0f} s); 429s given: {rate_limited}"
     )
+    cores, harness = cpu
     print(
         f"the bot process used {cores:.2f} cores meanwhile ({cores / moves_per_second * 1000:.1f} ms of CPU a bot "
-        f"move, everything included); the machine's load average {machine[0]:.1f} → {machine[1]:.1f} on "
+        f"move, everything included), the benchmark's own process (the loopback Discord and its players) {harness:.2f}; "
+        f"the machine's load average {machine[0]:.1f} → {machine[1]:.1f} on "
         f"{os.cpu_count()} cores"
     )
     ok = True
