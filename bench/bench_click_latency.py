@@ -313,10 +313,11 @@ def bot_pauses(log: str, machine_late: list[tuple[float, float]]) -> list[Pause]
             continue
         line_start = log.rfind("\n", 0, ended.start()) + 1  # "2026-11-26 00:20:01,123 WARNING …"
         stamp = datetime.datetime.strptime(log[line_start : line_start + 23], "%Y-%m-%d %H:%M:%S,%f")
-        looks = re.match(r"(\n  \d+× [^\n]*)*", log[ended.end() :])  # where the loop was meanwhile
+        account = ACCOUNT.match(log, ended.end())
+        # Where the loop was meanwhile: the lines after the end's account of the loop thread's time.
+        looks = re.match(r"(\n  \d+× [^\n]*)*", log[account.end() if account else ended.end() :])
         stack = log[began.end() : ended.start()] + (looks.group(0) if looks else "")
         length, end = int(ended.group(1)), stamp.timestamp()
-        account = ACCOUNT.match(log, ended.end())
         # The bot's pause spans [end - length - 5 ms, end] (its watchdog looks every 5 ms); the idle
         # process's, [woke - late, woke]; log stamps have millisecond resolution.
         start = end - (length + 5) / 1000
