@@ -338,6 +338,11 @@ class TopBot(commands.Bot):
                 started = time.perf_counter()
                 await asyncio.to_thread(self.words.warm, language)
                 log.info("words for %s ready in %.1f s", language, time.perf_counter() - started)
+            for info in self.game_infos:  # what a game reads from them once (its bots' lexicon)
+                if info.warm is not None:
+                    started = time.perf_counter()
+                    await asyncio.to_thread(info.warm, self.words)
+                    log.info("%s ready in %.1f s", info.name, time.perf_counter() - started)
 
     async def _sweep_idle_sessions(self) -> None:
         while True:

@@ -86,6 +86,10 @@ class GameInfo:
     # The game's bot players (bot/engine/bots.py): (level, words service) -> a Policy for one seat; None: the
     # game offers no bot.
     bots: Callable[[Level, Any], Policy] | None = None
+    # What the game reads once per process from the words service (its bots' lexicon): loaded at start-up with
+    # the dictionaries, before the bot goes online, not by the first bot to move in play (a second of Python
+    # in a worker thread, beside the event loop, while tables play). Given the words service.
+    warm: Callable[[Any], object] | None = None
 
     @property
     def extension(self) -> str:

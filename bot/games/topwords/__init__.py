@@ -7,7 +7,7 @@ from typing import Any
 from bot.engine.game import Game
 from bot.games.defaults import minutes_as_seconds_or_off
 from bot.games.registry import BotDefault, GameInfo, ServerDefault
-from bot.games.topwords.bots import policy
+from bot.games.topwords.bots import policy, warm
 from bot.games.topwords.commands import parse_square, tiles_for_word
 from bot.games.topwords.game import TopWords, Words
 from bot.games.topwords.messages import RuleBroken
@@ -54,4 +54,5 @@ GAME = GameInfo(
     # The turn timer of every new table, in minutes (0: none); ten unless the operator says otherwise.
     bot_defaults=(BotDefault("TOPWORDS_TURN_MINUTES", "turn_seconds", minutes_as_seconds_or_off, "10"),),
     bots=policy,
+    warm=warm,
 )

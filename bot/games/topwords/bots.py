@@ -380,3 +380,8 @@ class TopWordsBot:
 def policy(level: Level, words: Any) -> TopWordsBot:
     """GameInfo.bots: the TopWords bot of this level, asking `words` (the bot.words service)."""
     return TopWordsBot(Level(level), words)
+
+
+def warm(words: Any) -> None:
+    """GameInfo.warm: the lexicon every TopWords bot of the process shares (built once: about a second)."""
+    TopWordsBot(Level.EASY, words)._lexicon()

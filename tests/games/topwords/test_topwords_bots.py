@@ -325,3 +325,39 @@ def test_the_game_declares_its_bots():
     assert info.bots is not None
     bot = info.bots(Level.MEDIUM, None)
     assert isinstance(bot, TopWordsBot) and bot.level is Level.MEDIUM
+
+
+def test_the_game_warms_the_lexicon_every_bot_then_shares(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    # Read once at start-up (GameInfo.warm, before the bot goes online), never by the first bot to move in play.
+    from bot.words import lexicon as lexicons
+
+    reads: list[str] = []
+    built = Lexicon(["AB"], ["AB"])
+
+    def read(path: str, alphabet: frozenset[str], longest: int) -> Lexicon:
+        reads.append(path)
+        return built
+
+    monkeypatch.setattr(lexicons, "_read", read)
+    table = type("Table", (), {"path": tmp_path / "de.sqlite"})()
+    words = type("Words", (), {"table": lambda self, lang: table})()
+    warm = game_info("topwords").warm
+    assert warm is not None
+    warm(words)
+    assert reads == [str(table.path)]
+    assert all(policy(level, words)._lexicon() is built for level in LEVELS) and len(reads) == 1
+
+
+async def test_the_bot_warms_each_games_words_before_it_goes_online() -> None:
+    # The app's warm-up (awaited before the bot is ready) runs every game's `warm` with the words service.
+    from types import SimpleNamespace
+
+    from bot.app import TopBot
+
+    warmed: list[Any] = []
+    words = SimpleNamespace(languages=(), table=lambda lang: None, warm=lambda lang: None)
+    infos = [SimpleNamespace(name="topwords", warm=warmed.append), SimpleNamespace(name="topple", warm=None)]
+    await TopBot._warm_words(SimpleNamespace(words=words, game_infos=infos))  # type: ignore[arg-type]
+    assert warmed == [words]
