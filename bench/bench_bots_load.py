@@ -95,15 +95,19 @@ class BotTables:
                     await asyncio.wait_for(self._stop.wait(), POLL)
                     return
 
+    def _read(self) -> contextlib.closing[sqlite3.Connection]:
+        """The bot's database, read-only beside its writer (a few rows a look: on the harness's loop)."""
+        return contextlib.closing(sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=5))
+
     def open_in(self, channel_id: int) -> bool:
-        with sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=5) as db:
+        with self._read() as db:
             found = db.execute(
                 "SELECT 1 FROM sessions WHERE channel_id = ? AND status IN (?, ?)", (channel_id, *OPEN)
             ).fetchone()
         return found is not None
 
     def bot_moves(self) -> int:
-        with sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=5) as db:
+        with self._read() as db:
             return int(db.execute("SELECT COUNT(*) FROM actions WHERE player LIKE 'bot:%'").fetchone()[0])
 
     async def stop(self) -> None:
@@ -118,7 +122,7 @@ class BotTables:
                     print(f"a bot table failed: {error}")
 
 
-async def person(fake: FakeDiscord, floor: Floor) -> Samples:
+async def person(fake: FakeDiscord) -> Samples:
     """Two people's short TopWords games at their own table, one press at a time (the floor's /ping after
     each): every press's answer time."""
     one: Samples = defaultdict(list)
@@ -151,7 +155,7 @@ async def run(keep_log: Path | None) -> bool:
 
             quiet_from = len(bot.log_text())
             began = time.monotonic()
-            alone = await person(fake, floor)
+            alone = await person(fake)
             quiet_took = time.monotonic() - began
             quiet_floor = (floor.one[:], len(floor.one))
             quiet_log = bot.log_text()[quiet_from:]
@@ -165,7 +169,7 @@ async def run(keep_log: Path | None) -> bool:
             cpu_before, load_before = cpu_seconds(bot.process.pid), os.getloadavg()[0]
             harness_before = time.process_time()
             floor.one.clear()
-            loaded = await person(fake, floor)
+            loaded = await person(fake)
             load_took = time.monotonic() - began
             moves = tables.bot_moves() - moves_before
             cores = (cpu_seconds(bot.process.pid) - cpu_before) / load_took
