@@ -101,6 +101,9 @@ class Pause(NamedTuple):
 HARNESS: FakeDiscord | None = None  # the loopback Discord of the product's run
 FLOOR: Floor | None = None  # the bare bot, measured beside the product
 PHASES: list[tuple[float, str]] = []  # (wall time, kind) as each press starts: where a pause fell
+# Where "nothing left to send" is judged: the whole bot (None), or one channel's requests only (beside tables
+# that bots play on, whose requests never stop: bench_bots_load).
+QUIET_IN: int | None = None
 
 
 async def timed(samples: Samples, kind: str, action: Awaitable[Reply]) -> Reply:
@@ -116,7 +119,7 @@ async def alone(samples: Samples, kind: str, action: Awaitable[Reply]) -> Reply:
     """One press when the bot has nothing left to send (the previous press's redraws included): one at a
     time means no other work in flight, as for the floor, whose bot has none. Then the floor's press."""
     assert HARNESS is not None and FLOOR is not None
-    await HARNESS.settle()
+    await HARNESS.settle(channel_id=QUIET_IN)
     reply = await timed(samples, kind, action)
     await FLOOR.ping_one()
     return reply
@@ -126,7 +129,7 @@ async def at_once(samples: Samples, kind: str, actions: list[Callable[[], Awaita
     """Eight presses together when the bot has nothing left to send (a reveal's redraws included: players
     read a table before they press), as for the floor's eight. Then the floor's eight."""
     assert HARNESS is not None and FLOOR is not None
-    await HARNESS.settle()
+    await HARNESS.settle(channel_id=QUIET_IN)
     replies = list(await asyncio.gather(*(timed(samples, kind, make()) for make in actions)))
     await FLOOR.ping_burst()
     return replies
@@ -310,10 +313,11 @@ def bot_pauses(log: str, machine_late: list[tuple[float, float]]) -> list[Pause]
             continue
         line_start = log.rfind("\n", 0, ended.start()) + 1  # "2026-11-26 00:20:01,123 WARNING …"
         stamp = datetime.datetime.strptime(log[line_start : line_start + 23], "%Y-%m-%d %H:%M:%S,%f")
-        looks = re.match(r"(\n  \d+× [^\n]*)*", log[ended.end() :])  # where the loop was meanwhile
+        account = ACCOUNT.match(log, ended.end())
+        # Where the loop was meanwhile: the lines after the end's account of the loop thread's time.
+        looks = re.match(r"(\n  \d+× [^\n]*)*", log[account.end() if account else ended.end() :])
         stack = log[began.end() : ended.start()] + (looks.group(0) if looks else "")
         length, end = int(ended.group(1)), stamp.timestamp()
-        account = ACCOUNT.match(log, ended.end())
         # The bot's pause spans [end - length - 5 ms, end] (its watchdog looks every 5 ms); the idle
         # process's, [woke - late, woke]; log stamps have millisecond resolution.
         start = end - (length + 5) / 1000

@@ -204,20 +204,9 @@ class StallWatchdog:
         while not self._stop.wait(self.interval):
             beat = self._beat
             late = time.monotonic() - beat - self.interval
-            if stalled_since is None and late <= self.interval:  # the loop ran its heartbeat lately
-                calm = self._loop_schedule()
-            if late > self.threshold and stalled_since != beat:
-                stalled_since = beat
-                seen.clear()
-                log.log(
-                    self.level,
-                    "the event loop has been blocked for %.0f ms; it is running:\n%s",
-                    late * 1000,
-                    self._loop_stack(),
-                )
-            elif stalled_since is not None and beat == stalled_since:
-                seen[self._loop_where()] += 1
-            elif stalled_since is not None:
+            # The loop ran its heartbeat since the stall began: that stall is over, even when the loop is
+            # already blocked again (a busy loop's stalls come back to back; each is logged with its end).
+            if stalled_since is not None and beat != stalled_since:
                 duration = beat - stalled_since - self.interval
                 self.stalls.append(duration)
                 looks = "".join(f"\n  {count}× {where}" for where, count in seen.most_common(3))
@@ -230,6 +219,19 @@ class StallWatchdog:
                 )
                 stalled_since = None
                 calm = self._loop_schedule()
+            if stalled_since is None and late <= self.interval:  # the loop ran its heartbeat lately
+                calm = self._loop_schedule()
+            if stalled_since is None and late > self.threshold:
+                stalled_since = beat
+                seen.clear()
+                log.log(
+                    self.level,
+                    "the event loop has been blocked for %.0f ms; it is running:\n%s",
+                    late * 1000,
+                    self._loop_stack(),
+                )
+            elif stalled_since is not None:
+                seen[self._loop_where()] += 1
 
     def _loop_schedule(self) -> tuple[int, int, list[int]] | None:
         """The loop thread's nanoseconds on a CPU and waiting for one (Linux's schedstat), and each CPU's

@@ -108,6 +108,37 @@ async def test_an_event_loop_stall_is_logged_with_what_ran(caplog: pytest.LogCap
     assert len(watchdog.stalls) == 1 and 0.15 < watchdog.stalls[0] < 1.0
 
 
+async def test_stalls_back_to_back_are_each_logged_with_their_end(caplog: pytest.LogCaptureFixture) -> None:
+    # The loop runs its heartbeat between two blocks, but the watchdog looks again only once the second is
+    # past the threshold (its own thread kept from a CPU on a busy machine; here its first look meanwhile is
+    # slow): the first still ends in the log (its length and where it ran), the second is a stall of its own.
+    watchdog = monitor.StallWatchdog(asyncio.get_running_loop(), threshold=0.1)
+    where, looks = watchdog._loop_where, []
+
+    def slow_first_look() -> str:
+        if not looks:
+            looks.append(where)
+            time.sleep(0.35)  # past the first block's end and the next one's threshold
+        return where()
+
+    watchdog._loop_where = slow_first_look  # type: ignore[method-assign]
+    watchdog.start()
+    try:
+        with caplog.at_level(logging.WARNING, logger="bot.monitor"):
+            await asyncio.sleep(0.05)
+            _block_the_loop()
+            await asyncio.sleep(0.001)  # the overdue heartbeat runs, then the loop blocks again at once
+            _block_the_loop()
+            await asyncio.sleep(0.1)
+    finally:
+        watchdog.stop()
+    messages = [r.getMessage() for r in caplog.records]
+    began = [m for m in messages if "has been blocked" in m]
+    ended = [m for m in messages if "in all" in m]
+    assert len(began) == len(ended) == 2, messages
+    assert len(watchdog.stalls) == 2 and all(0.15 < stall < 1.0 for stall in watchdog.stalls)
+
+
 def _compute_on_the_loop(seconds: float) -> None:
     end = time.thread_time() + seconds  # this thread's own CPU time, whatever else runs
     while time.thread_time() < end:

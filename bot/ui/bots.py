@@ -32,7 +32,10 @@ log = logging.getLogger(__name__)
 
 # A policy runs on the event loop only while it stays cheap: below this average (seconds of its thread's CPU)
 # and never once above HOLD_LIMIT; otherwise (and the first time) in a worker thread, where its thinking
-# holds no other table back. A thread costs the loop more than a choice of a few microseconds does.
+# holds no other table back. A thread costs the loop more than a choice of a few microseconds does. The cost
+# is learned per level and situation (what the seat may do: its legal actions' kinds and its buttons): a
+# seat's many answers while it waits (nothing to do, at once) say nothing of its thinking on its turn, and a
+# TopWords placement after them ran on the loop for 20–100 ms.
 INLINE_BELOW = 0.001
 HOLD_LIMIT = 0.005
 COST_WEIGHT = 0.2
@@ -97,7 +100,7 @@ class BotDriver:
         self._policies: dict[Level, Policy] = {}
         # Each level's policy, built and warmed (its word data loaded) in a worker thread, once.
         self._ready: dict[Level, asyncio.Future[Policy]] = {}
-        self._costs: dict[Level, _Cost] = {}
+        self._costs: dict[tuple[Level, frozenset[str]], _Cost] = {}
         self._pending: dict[tuple[int, str], _Pending] = {}
         self._closed = False
 
@@ -238,13 +241,14 @@ class BotDriver:
     async def _choose(self, level: Level, seen: Seen, rng: Any) -> Move | None:
         policy = await asyncio.shield(self.warm(level))
         work = partial(_cpu_timed, partial(policy.choose, seen, rng))
-        cost = self._costs.get(level)
+        situation = (level, frozenset(str(action.get("do")) for action in seen.legal) | seen.offered)
+        cost = self._costs.get(situation)
         if cost is not None and cost.cheap():
             move, took = work()
         else:
             move, took = await asyncio.to_thread(work)
         if cost is None:
-            self._costs[level] = _Cost(took, took)
+            self._costs[situation] = _Cost(took, took)
         else:
             cost.average += COST_WEIGHT * (took - cost.average)
             cost.most = max(cost.most, took)
@@ -252,7 +256,11 @@ class BotDriver:
 
     async def _still_legal(self, session_id: int, seat: str, version: int, action: Action) -> bool:
         """Whether the move chosen at `version` still stands: the table has not moved, or the rules still
-        offer that very action to the seat."""
+        offer that very action to the seat. The version first: a table that has not moved needs no new look
+        (the rules' view and actions built again on the loop for nothing, at every move)."""
+        record = await self._sessions().session(session_id)
+        if record.version == version and record.status == "active" and seat in record.players:
+            return True
         looked = await self._sessions().seen(session_id, seat)
         if looked is None:
             return False

@@ -444,7 +444,7 @@ class Player:
                 what=f"the bot to finish its deferred answer to {action}",
             )
         if quiet:
-            await self._fake.settle(within=limit)
+            await self.table.settle(within=limit)
         return reply
 
     def __repr__(self) -> str:
@@ -455,11 +455,19 @@ class Table:
     """The guild channel where the game is played, and the people around it."""
 
     def __init__(
-        self, fake: FakeDiscord, *, channel: str = "general", timeout: float = DEFAULT_TIMEOUT
+        self,
+        fake: FakeDiscord,
+        *,
+        channel: str = "general",
+        timeout: float = DEFAULT_TIMEOUT,
+        quiet_here: bool = False,
     ) -> None:
         self.fake = fake
         self.channel = fake.channel_named(channel)
         self.timeout = timeout
+        # Quiet means this channel's quiet only (its messages, its interactions' answers): for a table beside
+        # others where bots play on, whose requests never stop.
+        self.quiet_here = quiet_here
         self._players: dict[str, Player] = {}
 
     @property
@@ -528,8 +536,9 @@ class Table:
             lambda: self.fake.gateway.connected_for(self.guild_id), within=within, what="the bot to connect"
         )
 
-    async def settle(self) -> None:
-        await self.fake.settle(within=self.timeout)
+    async def settle(self, within: float | None = None) -> None:
+        channel = self.channel_id if self.quiet_here else None
+        await self.fake.settle(within=within or self.timeout, channel_id=channel)
 
     # -- slash commands ----------------------------------------------------------------------------
 

@@ -228,6 +228,7 @@ class FakeDiscord:
         shards: int = 1,
         message_rate: tuple[int, float] = CHANNEL_MESSAGE_RATE,
         webhook_rate: tuple[int, float] = WEBHOOK_RATE,
+        extra_channels: tuple[str, ...] = (),
     ) -> None:
         self.spec = spec
         self.message_rate = message_rate  # (requests, seconds) of a channel's message create, edit, delete
@@ -249,7 +250,8 @@ class FakeDiscord:
         self.categories = {guild: self.ids.next() for guild in self.guild_names}
         self.category_id = self.categories[self.guild_id]
         self.channels: dict[int, dict[str, Any]] = {}
-        for guild, names in ((self.guild_id, ("general", "games")), (self.second_guild_id, SECOND_CHANNELS)):
+        first = ("general", "games", *extra_channels)  # more tables in the first guild (a load benchmark's)
+        for guild, names in ((self.guild_id, first), (self.second_guild_id, SECOND_CHANNELS)):
             for position, name in enumerate(names):
                 channel_id = self.ids.next()
                 self.channels[channel_id] = text_channel(
@@ -278,6 +280,10 @@ class FakeDiscord:
         self._changed = asyncio.Event()
         self._in_flight = 0
         self._last_activity = 0.0
+        # The same by channel (an interaction's webhook counts for its channel): a settle on one table while
+        # bots play on at others, whose requests never stop.
+        self._in_flight_in: collections.Counter[int] = collections.Counter()
+        self._last_activity_in: dict[int, float] = {}
         # Work an in-process bot reports as under way (e.g. a table redraw rendering its picture):
         # settle() waits for it too, since a render in a thread may outlast the quiet window.
         self.busy_checks: list[Callable[[], bool]] = []
@@ -374,14 +380,22 @@ class FakeDiscord:
                 async with asyncio.timeout(min(remaining, POLL_INTERVAL)):
                     await event.wait()
 
-    async def settle(self, quiet: float = 0.05, within: float = 5.0) -> None:
-        """Waits until the bot has sent nothing for `quiet` seconds (no request in flight)."""
+    async def settle(
+        self, quiet: float = 0.05, within: float = 5.0, *, channel_id: int | None = None
+    ) -> None:
+        """Waits until the bot has sent nothing for `quiet` seconds (no request in flight); with `channel_id`,
+        nothing about that channel (its messages, its interactions' answers), whatever goes on elsewhere."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + within
         while loop.time() < deadline:
-            idle_for = loop.time() - self._last_activity
-            busy = any(check() for check in self.busy_checks)
-            if self._in_flight == 0 and idle_for >= quiet and not busy:
+            if channel_id is None:
+                idle_for = loop.time() - self._last_activity
+                in_flight = self._in_flight
+                busy = any(check() for check in self.busy_checks)
+            else:
+                idle_for = loop.time() - self._last_activity_in.get(channel_id, 0.0)
+                in_flight, busy = self._in_flight_in[channel_id], False
+            if in_flight == 0 and idle_for >= quiet and not busy:
                 return
             await asyncio.sleep(max(0.01, quiet - idle_for))
         raise AssertionError(f"the bot kept sending requests for {within:.1f}s" + self.describe_recent())
@@ -719,13 +733,28 @@ class FakeDiscord:
     async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if not request.path.startswith(API_PREFIX):
             return await handler(request)
+        channel = self._channel_of(request.path[len(API_PREFIX) :])
         self._in_flight += 1
+        self._in_flight_in[channel] += 1
         try:
             return await self._checked(request, handler)
         finally:
             self._in_flight -= 1
-            self._last_activity = asyncio.get_running_loop().time()
+            self._in_flight_in[channel] -= 1
+            self._last_activity = self._last_activity_in[channel] = asyncio.get_running_loop().time()
             self.changed()
+
+    def _channel_of(self, path: str) -> int:
+        """The channel a request is about: a channel's route, or an interaction's callback and webhook (its
+        token's channel); 0 for the rest."""
+        parts = path.split("/")
+        with contextlib.suppress(IndexError, ValueError):
+            if parts[1] == "channels":
+                return int(parts[2])
+            if parts[1] in ("webhooks", "interactions"):
+                record = self.tokens.get(parts[3])
+                return record.channel_id if record is not None else 0
+        return 0
 
     async def _checked(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         path = request.path[len(API_PREFIX) :]

@@ -256,3 +256,29 @@ async def test_rest_reads_of_channels_messages_users_and_members(
     assert (await minimal_bot.fetch_user(bob.id)).name == "bob"
     guild = minimal_bot.get_guild(fake_discord.guild_id)
     assert guild is not None and (await guild.fetch_member(bob.id)).id == bob.id
+
+
+@pytest.mark.fake_discord(extra_channels=("bots-1",))
+async def test_more_channels_and_a_table_that_waits_for_its_own_channel_only(
+    minimal_bot: MinimalBot, fake_discord: FakeDiscord
+):
+    # A load benchmark's tables: more channels in the first guild, and a table beside others whose bot never
+    # stops sending waits for its own channel's quiet, not the whole bot's.
+    guild = minimal_bot.get_guild(fake_discord.guild_id)
+    assert guild is not None and {c.name for c in guild.text_channels} == {"general", "games", "bots-1"}
+    busy = int(fake_discord.channel_named("bots-1")["id"])
+    await minimal_bot.http.send_typing(busy)  # a request counts for its channel
+    general = Table(fake_discord, channel="general", quiet_here=True)
+    assert busy in fake_discord._last_activity_in and general.channel_id not in fake_discord._last_activity_in
+    reply = await general.user("alice").slash("ping")  # an interaction's answer counts for its channel
+    assert reply.kind == "reply" and general.channel_id in fake_discord._last_activity_in
+    # A request held in flight at the other table: the whole bot is never quiet, this table is.
+    fake_discord._in_flight += 1
+    fake_discord._in_flight_in[busy] += 1
+    try:
+        await general.settle()
+        with pytest.raises(AssertionError, match="kept sending"):
+            await Table(fake_discord, channel="general").settle(within=0.3)
+    finally:
+        fake_discord._in_flight -= 1
+        fake_discord._in_flight_in[busy] -= 1

@@ -135,9 +135,11 @@ class Slow:
 
     def __init__(self, thinking: float, delay: float = 0.0) -> None:
         self.thinking, self.delay, self.threads, self.chosen = thinking, delay, [], []
+        self.situations: list[frozenset[str]] = []  # what the seat might do at each choice
 
     def choose(self, seen: Seen, rng: random.Random) -> Move | None:
         self.threads.append(threading.get_ident())
+        self.situations.append(frozenset(str(a.get("do")) for a in seen.legal) | seen.offered)
         until = time.thread_time() + self.thinking
         while time.thread_time() < until:
             pass
@@ -163,10 +165,63 @@ async def test_a_slow_policy_thinks_off_the_loop_and_a_cheap_one_on_it(manager):
                 session, (of_kind(looked[1].legal, "draw") or of_kind(looked[1].legal, "pass"))[0]
             )
             await table.quiet()
-        assert policy.threads[0] != loop_thread  # the first choice always in a thread: its cost unknown
-        later = policy.threads[1:]
+        # The first choice in each situation always in a thread (its cost unknown), the later ones on the loop
+        # only when cheap.
+        firsts = {policy.situations.index(situation) for situation in policy.situations}
+        assert all(policy.threads[index] != loop_thread for index in firsts)
+        later = [thread for index, thread in enumerate(policy.threads) if index not in firsts]
         assert later and all((thread == loop_thread) is inline for thread in later)
         await manager.cancel(session)
+
+
+class ThinksOnItsTurn(Slow):
+    """Answers at once while it waits; thinks `thinking` seconds when it may draw or pass."""
+
+    def choose(self, seen: Seen, rng: random.Random) -> Move | None:
+        if not (of_kind(seen.legal, "draw") or of_kind(seen.legal, "pass")):
+            self.threads.append(None)  # a waiting answer: nothing to think about
+            return None
+        return super().choose(seen, rng)
+
+
+async def test_a_policy_cheap_while_it_waits_still_thinks_off_the_loop_on_its_turn(manager):
+    # Its cost is learned per situation: many instant answers while the person plays say nothing of its turn.
+    loop_thread = threading.get_ident()
+    policy = ThinksOnItsTurn(0.01)
+    table = Table(manager, lambda level: policy)
+    session = await game_with_bots(manager, "hard", first=HOST)
+    for _ in range(5):  # the person's turn: the bot looks and waits
+        table.driver.poke(await manager.session(session))
+        await table.quiet()
+    assert policy.threads == [None] * 5
+    for kind in ("draw", "pass"):  # the person's turn ends: the bot's, where it thinks
+        looked = await manager.seen(session, HOST)
+        assert looked is not None
+        await table.person(session, of_kind(looked[1].legal, kind)[0])
+        await table.quiet()
+    thought = [thread for thread in policy.threads if thread is not None]
+    assert thought and loop_thread not in thought
+    await manager.cancel(session)
+
+
+async def test_a_move_on_a_table_that_has_not_moved_needs_no_second_look(manager, monkeypatch):
+    # Each look builds the seat's view and actions on the loop: one per choice, none again before the move
+    # when the version has not changed meanwhile.
+    looks = []
+    seen = manager.seen
+
+    async def counted(session_id: int, seat: str) -> Any:
+        looks.append(seat)
+        return await seen(session_id, seat)
+
+    monkeypatch.setattr(manager, "seen", counted)
+    policy = Slow(0.0, delay=1.0)
+    table = Table(manager, lambda level: policy)
+    session = await game_with_bots(manager, "hard", first="bot:1")
+    table.driver.poke(await manager.session(session))
+    await table.quiet()
+    assert len(table.acted) >= 1 and len(looks) == len(policy.threads)
+    await manager.cancel(session)
 
 
 async def test_a_move_the_table_moved_past_is_chosen_again(manager):
