@@ -214,9 +214,8 @@ def test_votes_follow_the_words_service(words: WordService) -> None:
     assert vote_on(words, game, state, "ann", "ann", "bake") is False  # common: the round's matter stands
 
 
-def test_easy_never_disputes_and_hard_defends_its_word(words: WordService) -> None:
-    """A server's earlier vote refused `bicker` (voted_out): hard and medium dispute their own word, since
-    the words service accepts it; easy never disputes: it says at once it has nothing to dispute."""
+def reviewing_bicker(words: WordService) -> tuple[TopStop, Any]:
+    """Round one on B in review: the bot wrote `bicker`, which a server's earlier vote refused (voted_out)."""
     game = TopStop(words)
     server = {"bicker": {"valid": False, "day": "2026-01-01"}}
     state = game.new_game(
@@ -229,6 +228,13 @@ def test_easy_never_disputes_and_hard_defends_its_word(words: WordService) -> No
         {"do": "end_writing"},
     ):
         state = step(game, state, 0, 0, action)[1].state
+    return game, state
+
+
+def test_easy_never_disputes_and_hard_defends_its_word(words: WordService) -> None:
+    """A server's earlier vote refused `bicker` (voted_out): hard and medium dispute their own word, since
+    the words service accepts it; easy never disputes: it says at once it has nothing to dispute."""
+    game, state = reviewing_bicker(words)
     looked = seen(game, state, "bot")
     easy = make_bot(Level.EASY, words).choose(looked, random.Random(0))
     assert isinstance(easy, Move) and easy.action["do"] == "review_done"
@@ -241,18 +247,7 @@ def test_easy_never_disputes_and_hard_defends_its_word(words: WordService) -> No
 def test_a_bot_says_it_has_nothing_to_dispute_once_its_disputes_are_made(words: WordService) -> None:
     """Hard disputes the word it wants to first; after the vote (which clears every mark) it has nothing
     more to dispute and says so, at its pace for a click, carrying the review window it saw."""
-    game = TopStop(words)
-    server = {"bicker": {"valid": False, "day": "2026-01-01"}}  # a server's earlier vote refused it
-    state = game.new_game(
-        {"language": "en"}, ["ann", "bot"], {"first_player": "ann", "server_words": server}, random.Random(1)
-    )
-    for action in (
-        {"do": "spin", "player": "ann", "letter": "B"},
-        {"do": "submit", "player": "ann", "words": ["barter"]},
-        {"do": "submit", "player": "bot", "words": ["bicker"]},
-        {"do": "end_writing"},
-    ):
-        state = step(game, state, 0, 0, action)[1].state
+    game, state = reviewing_bicker(words)
     bot = make_bot(Level.HARD, words)
     move = bot.choose(seen(game, state, "bot"), random.Random(0))
     assert move is not None and move.action["do"] == "dispute" and move.action["word"] == "bicker"
