@@ -4,6 +4,11 @@ The catalogues are gettext files, `locale/<lang>/LC_MESSAGES/messages.po`, manag
 text: docs/architecture.md). Their msgids are keys such as `engine.stale`, never English sentences: the
 English catalogue holds the English text like any other language, so wording changes touch no code.
 
+A word that follows a count takes the form the number asks for in the reader's language, written in the text
+as a choice by CLDR plural category (Babel's rules): `{n} {n|one:card|other:cards}` says "1 card", "2 cards";
+French `{n|one:carte|other:cartes}` says "0 carte", "1 carte", "2 cartes". A category the text leaves out
+falls back to `other`.
+
 No discord import: the rules (bot/games) raise errors with keys from here.
 """
 
@@ -19,6 +24,7 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
+from babel.core import Locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -127,7 +133,39 @@ def t(key: str, lang: str = DEFAULT_LANGUAGE, /, **params: object) -> str:
     text = catalogue.gettext(key)
     if not params:
         return text
+    if "|" in text:
+        text = PLURAL.sub(lambda choice: _form(choice, params, lang), text)
     return text.format(**_rendered(params, lang))
+
+
+# `{name|one:form|other:form}`: the form of a word for the count in parameter `name`.
+PLURAL = re.compile(r"\{(\w+)\|((?:\w+:[^{}|]*)(?:\|\w+:[^{}|]*)*)\}")
+
+
+def plural_forms(choice: str) -> dict[str, str]:
+    """The forms of a choice's body ("one:card|other:cards") by category."""
+    return dict(form.split(":", 1) for form in choice.split("|"))  # type: ignore[misc]
+
+
+def _form(choice: re.Match[str], params: Mapping[str, object], lang: str) -> str:
+    forms = plural_forms(choice.group(2))
+    category = plural_category(params.get(choice.group(1)), lang)
+    return forms.get(category, forms.get("other", ""))
+
+
+def plural_category(count: object, lang: str) -> str:
+    """CLDR's plural category of a count in `lang` ("one", "other", French "many"…); "other" for what is no
+    number."""
+    if isinstance(count, str) and count.isdigit():
+        count = int(count)
+    if isinstance(count, bool) or not isinstance(count, int | float):
+        return "other"
+    return str(_locale(lang).plural_form(abs(count)))
+
+
+@functools.cache
+def _locale(lang: str) -> Locale:
+    return Locale.parse(lang)
 
 
 def _rendered(params: Mapping[str, object], lang: str) -> dict[str, object]:

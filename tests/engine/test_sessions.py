@@ -116,7 +116,7 @@ async def test_a_servers_own_cap_lowers_the_bots_but_never_raises_it(env):
     manager, *_ = env
     manager.max_games_per_guild = 2
     await manager.open_lobby(1, 10, "race", "ann", {}, max_games=1)
-    with pytest.raises(ChannelBusy, match="has 1 games open"):
+    with pytest.raises(ChannelBusy, match="has 1 game open"):
         await manager.open_lobby(1, 11, "race", "bob", {}, max_games=1)
     await manager.open_lobby(1, 11, "race", "bob", {}, max_games=5)
     with pytest.raises(ChannelBusy, match="has 2 games open"):

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from bot.i18n import KEY, LANGUAGES, po_file
+from bot.i18n import KEY, LANGUAGES, PLURAL, po_file
 
 ROOT = Path(__file__).resolve().parents[2]
 # Files whose refusals still carry English sentences, being moved onto the catalogue elsewhere: their
@@ -48,7 +48,10 @@ def extracted(tmp_path_factory) -> dict[str, list[str]]:
 
 
 def _fields(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+    """The text's parameters, those its plural choices count by included."""
+    counted = {choice.group(1) for choice in PLURAL.finditer(text)}
+    plain = PLURAL.sub("", text)
+    return counted | {name for _, name, _, _ in string.Formatter().parse(plain) if name is not None}
 
 
 def test_every_key_in_the_code_has_a_text_in_every_language(extracted):
@@ -89,7 +92,7 @@ def test_placeholders_match_across_languages(lang):
 def test_every_text_formats(lang):
     for key, text in CATALOGUES[lang].items():
         try:
-            text.format(**dict.fromkeys(_fields(text), "x"))
+            PLURAL.sub("", text).format(**dict.fromkeys(_fields(text), "x"))
         except (ValueError, IndexError, KeyError) as error:  # a stray brace, a positional field
             raise AssertionError(f"{lang} {key}: {text!r} does not format: {error}") from error
 
