@@ -144,7 +144,7 @@ PLURAL = re.compile(r"\{(\w+)\|((?:\w+:[^{}|]*)(?:\|\w+:[^{}|]*)*)\}")
 
 def plural_forms(choice: str) -> dict[str, str]:
     """The forms of a choice's body ("one:card|other:cards") by category."""
-    return dict(form.split(":", 1) for form in choice.split("|"))  # type: ignore[misc]
+    return dict(form.split(":", 1) for form in choice.split("|"))
 
 
 def _form(choice: re.Match[str], params: Mapping[str, object], lang: str) -> str:
