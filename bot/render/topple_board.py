@@ -46,6 +46,8 @@ PIECE_EDGE = (33, 33, 33)
 LEVEL_MARK = (110, 90, 60)
 GAUGE = (84, 110, 122)
 ARROW = (255, 112, 67)
+BADGE = 24  # the height badge's diameter, in the square's top right corner
+STACK_TOP = 4 + BADGE + 4  # pieces are piled below the badge: no stack, however tall, reaches under it
 # The tilt at which the arrow reaches the gauge's rim (a board this far off level is very likely to topple).
 FULL_TILT = 24.0
 
@@ -68,14 +70,14 @@ def _centre_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, 
 
 
 def _stack(draw: ImageDraw.ImageDraw, left: int, top: int, stack: Sequence[str]) -> None:
-    """A stack as pieces piled from the bottom of the square up, each a band of its colour; a stack too tall
-    for the square shows its top pieces and its height in figures."""
+    """A stack as pieces piled from the bottom of the square up, each a band of its colour, below its height
+    in figures; a stack too tall for the square shows its top pieces."""
     if not stack:
         return
-    inner = CELL - 20
-    band = max(6, min(16, inner // max(1, len(stack))))
-    shown = list(stack)[-(inner // band) :]
     bottom = top + CELL - 8
+    inner = bottom - (top + STACK_TOP)
+    band = max(6, min(16, inner // len(stack)))
+    shown = list(stack)[-(inner // band) :]
     for index, colour in enumerate(shown):
         y1 = bottom - index * band
         draw.rectangle(
@@ -83,10 +85,13 @@ def _stack(draw: ImageDraw.ImageDraw, left: int, top: int, stack: Sequence[str])
             fill=PIECES.get(colour, (158, 158, 158)),
             outline=PIECE_EDGE,
         )
-    draw.ellipse(
-        (left + CELL - 30, top + 4, left + CELL - 6, top + 28), fill=(255, 255, 255), outline=PIECE_EDGE
-    )
-    _centre_text(draw, (left + CELL - 18, top + 16), str(len(stack)), 15, PIECE_EDGE)
+    draw.ellipse(badge_box(left, top), fill=(255, 255, 255), outline=PIECE_EDGE)
+    _centre_text(draw, (left + CELL - 6 - BADGE / 2, top + 4 + BADGE / 2), str(len(stack)), 15, PIECE_EDGE)
+
+
+def badge_box(left: int, top: int) -> tuple[int, int, int, int]:
+    """Where the height badge of the square at (left, top) is drawn."""
+    return (left + CELL - 6 - BADGE, top + 4, left + CELL - 6, top + 4 + BADGE)
 
 
 def _gauge(draw: ImageDraw.ImageDraw, tilt: Mapping[str, Any]) -> None:
