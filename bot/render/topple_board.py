@@ -3,7 +3,7 @@ squares the roll allows, the last placement, and the board's tilt as an arrow on
 
 Input is `Topple.view_for(...)` (any viewer: Topple has no secret). Columns are letters A–E left to right,
 rows numbers 1–5 top to bottom, as the table's buttons name them ("C3" is the centre). The picture holds no
-words, only coordinates and figures, so it reads the same in every language.
+words, only coordinates and figures; the tilt's figure is written as the table's texts write it (`decimal`).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from babel.numbers import get_decimal_symbol
 from PIL import Image, ImageDraw, ImageFont
 
 SIZE = 5
@@ -65,6 +66,12 @@ def square_name(row: int, col: int) -> str:
     return f"{'ABCDE'[col]}{row + 1}"
 
 
+def decimal(value: float, places: int, lang: str) -> str:
+    """`value` with `places` decimals and the language's decimal mark (10.30, 10,30): the table's texts and
+    the picture write their figures alike."""
+    return f"{value:.{places}f}".replace(".", get_decimal_symbol(lang))
+
+
 def _centre_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: Any) -> None:
     draw.text(xy, text, font=_font(size), fill=fill, anchor="mm")
 
@@ -94,7 +101,7 @@ def badge_box(left: int, top: int) -> tuple[int, int, int, int]:
     return (left + CELL - 6 - BADGE, top + 4, left + CELL - 6, top + 4 + BADGE)
 
 
-def _gauge(draw: ImageDraw.ImageDraw, tilt: Mapping[str, Any]) -> None:
+def _gauge(draw: ImageDraw.ImageDraw, tilt: Mapping[str, Any], lang: str) -> None:
     """The tilt: a disc seen from above (north up) with an arrow from its centre towards where the board
     leans, as long as the tilt (full length at FULL_TILT), and the tilt's amount below it."""
     radius = 70
@@ -120,12 +127,12 @@ def _gauge(draw: ImageDraw.ImageDraw, tilt: Mapping[str, Any]) -> None:
                 (x, y, x + 14 * math.cos(angle + turn), y + 14 * math.sin(angle + turn)), fill=ARROW, width=6
             )
     draw.ellipse((cx - 6, cy - 6, cx + 6, cy + 6), fill=LABEL)
-    _centre_text(draw, (cx, cy + radius + 24), f"{amount:.2f}", 22, LABEL)
+    _centre_text(draw, (cx, cy + radius + 24), decimal(amount, 2, lang), 22, LABEL)
 
 
-def render_board(view: Mapping[str, Any]) -> bytes:
+def render_board(view: Mapping[str, Any], lang: str) -> bytes:
     """A PNG of the board in `view`: stacks, the allowed squares (outlined green), the last placement (red)
-    and the tilt."""
+    and the tilt, its figure as the table's language `lang` writes it."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     board: Sequence[Sequence[Sequence[str]]] = view["board"]
@@ -147,7 +154,7 @@ def render_board(view: Mapping[str, Any]) -> bytes:
                 draw.rectangle((left + 2, top + 2, left + CELL - 2, top + CELL - 2), outline=LAST, width=5)
             elif (row, col) in allowed:
                 draw.rectangle((left + 2, top + 2, left + CELL - 2, top + CELL - 2), outline=ALLOWED, width=5)
-    _gauge(draw, view.get("tilt") or {})
+    _gauge(draw, view.get("tilt") or {}, lang)
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=1)
     return out.getvalue()

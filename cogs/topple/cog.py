@@ -79,7 +79,7 @@ class ToppleCog(TableCog, name="Topple"):
         name = table.namer(record.name)
         turn_ends = view.get("deadlines", {}).get("turn")
         embed = table.table_embed(view, events, lang, name, turn_ends)
-        png = await self.bot.pictures.draw(render_board, _picture_view(view))
+        png = await self.bot.pictures.draw(render_board, _picture_view(view), lang)
         return Table(embed, table.table_items(record.id, view, lang), table.board_file(png, lang))
 
     def offers_panel(self, view: dict[str, Any]) -> bool:

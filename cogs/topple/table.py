@@ -16,7 +16,7 @@ from bot.engine.game import Event, Termination
 from bot.games.topple import GAME
 from bot.games.topple.state import COLOUR_NAMES, COLOURS, YOUNG
 from bot.i18n import N_, t
-from bot.render.topple_board import square_name
+from bot.render.topple_board import decimal, square_name
 from bot.ui import codec, components
 from bot.ui.embeds import relative_time
 
@@ -61,8 +61,7 @@ def namer(names: Callable[[str], str]) -> Names:
 
 def percent(risk: int, lang: str) -> str:
     """A risk in ten-thousandths as a percentage with one decimal, in the language's own decimal mark."""
-    text = f"{risk / 100:.1f}"
-    return text if lang == "en" else text.replace(".", ",")
+    return decimal(risk / 100, 1, lang)
 
 
 def signed(points: int) -> str:
@@ -154,7 +153,7 @@ def tilt_text(view: View, lang: str) -> str:
     tilt = view["tilt"]
     if not tilt.get("towards"):
         return t("topple.table.level", lang)
-    amount = f"{tilt['amount']:.2f}" if lang == "en" else f"{tilt['amount']:.2f}".replace(".", ",")
+    amount = decimal(tilt["amount"], 2, lang)
     return t("topple.table.tilt", lang, amount=amount, towards=t(COMPASS[tilt["towards"]], lang))
 
 

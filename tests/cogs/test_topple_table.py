@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 import pytest
+from PIL import ImageDraw
 
 from bot.engine.game import step
 from bot.games import make_game
@@ -175,5 +176,23 @@ def test_the_young_versions_final_table_says_one_player_is_left(game: Any) -> No
 
 def test_the_board_picture_is_a_png_of_the_public_view(game: Any) -> None:
     state = rolled(game, started(game, [A, B, C]), 6)
-    png = render_board(game.view_for(state, None))
+    png = render_board(game.view_for(state, None), "en")
     assert png.startswith(b"\x89PNG") and len(png) > 1000
+
+
+@pytest.mark.parametrize(("lang", "figure"), [("en", "10.30"), ("fr", "10,30"), ("de", "10,30")])
+def test_the_picture_writes_the_tilt_as_the_tables_text_does(
+    game: Any, monkeypatch: pytest.MonkeyPatch, lang: str, figure: str
+) -> None:
+    view = game.view_for(started(game, [A, B, C]), None)
+    view["tilt"] = {"east": 3, "south": -3, "amount": 10.3, "towards": "ne"}
+    drawn: list[str] = []
+    write = ImageDraw.ImageDraw.text
+
+    def text(self: ImageDraw.ImageDraw, xy: Any, text: str, *args: Any, **kwargs: Any) -> None:
+        drawn.append(text)
+        write(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+    render_board(view, lang)
+    assert figure in drawn and f"**{figure}**" in table.tilt_text(view, lang)

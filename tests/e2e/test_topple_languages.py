@@ -14,6 +14,8 @@ import pytest
 
 from bot.games.topple.state import COLOUR_NAMES
 from bot.i18n import t
+from bot.render.topple_board import render_board
+from cogs.topple.cog import _picture_view
 
 from .conftest import requires_product
 from .driver import Message, Table
@@ -63,6 +65,9 @@ async def test_a_young_two_player_game_in_each_language_ends_at_the_first_topple
     assert prompt.button_labels == [red, yellow]
     chance.topples.append(False)
     await alice.click(prompt, yellow)
+    # The picture writes the tilt as the table's texts do (a comma in French and German).
+    shown = await product_bot.sessions.view(opened.id, None)
+    assert board.files["topple.png"] == render_board(_picture_view(shown), lang)
 
     # Bob topples the board: he is out, and Alice, the last player left, wins.
     chance.rolls.append(6)

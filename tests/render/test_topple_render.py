@@ -27,7 +27,7 @@ def view_of(heights: list[int]) -> dict[str, Any]:
 @pytest.mark.parametrize("lowest", [1, TALLEST - SIZE * SIZE + 1])
 def test_no_stack_reaches_under_its_height_badge(lowest: int) -> None:
     heights = list(range(lowest, lowest + SIZE * SIZE))
-    image = Image.open(io.BytesIO(render_board(view_of(heights)))).convert("RGB")
+    image = Image.open(io.BytesIO(render_board(view_of(heights), "en"))).convert("RGB")
     pieces = set(PIECES.values())
     for index, height in enumerate(heights):
         left, top = MARGIN + (index % SIZE) * CELL, MARGIN + (index // SIZE) * CELL
