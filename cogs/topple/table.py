@@ -283,8 +283,11 @@ def confirm_prompt(
     square = square_name(row, col)
     choice = next(c for c in view["choices"] if tuple(c["square"]) == (row, col))
     height = len(view["board"][row][col])
+    level = view["levels"][row][col]
     lines = [
-        t("topple.confirm.square", lang, square=square, level=view["levels"][row][col], height=height),
+        t("topple.confirm.square", lang, square=square, level=level, height=height)
+        if height
+        else t("topple.confirm.square_empty", lang, square=square, level=level),
         t("topple.confirm.risk", lang, risk=percent(choice["risk"], lang)),
         tilt_text(view, lang),
     ]

@@ -196,3 +196,19 @@ def test_the_picture_writes_the_tilt_as_the_tables_text_does(
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
     render_board(view, lang)
     assert figure in drawn and f"**{figure}**" in table.tilt_text(view, lang)
+
+
+@pytest.mark.parametrize(
+    ("lang", "empty", "stack"),
+    [
+        ("en", "**A1**: level 5, empty.", "**B1**: level 4, a stack of 2."),
+        ("fr", "**A1**\u00a0: niveau 5, case vide.", "**B1**\u00a0: niveau 4, une pile de 2."),
+        ("de", "**A1**: Ebene 5, leeres Feld.", "**B1**: Ebene 4, ein Stapel von 2."),
+    ],
+)
+def test_the_prompt_says_an_empty_square_is_empty(game: Any, lang: str, empty: str, stack: str) -> None:
+    board = [[[] for _ in range(5)] for _ in range(5)]
+    board[0][1] = ["red", "yellow"]
+    view = game.view_for(rolled(game, started(game, [A, B, C], board=board), 6), A)
+    assert table.confirm_prompt(SESSION, view, 0, 0, lang)[0].splitlines()[0] == empty
+    assert table.confirm_prompt(SESSION, view, 0, 1, lang)[0].splitlines()[0] == stack

@@ -112,10 +112,7 @@ async def test_a_game_of_rolls_placements_a_topple_an_idle_turn_and_the_end(
     asked = await bob.click(board, "C3 · 0.0%")
     prompt = asked.private
     assert prompt is not None and prompt.ephemeral
-    assert (
-        "**C3**: level 1, a stack of 0." in prompt.text
-        and "Risk that the board topples: **0.0%**" in prompt.text
-    )
+    assert "**C3**: level 1, empty." in prompt.text and "Risk that the board topples: **0.0%**" in prompt.text
     assert "you would score **0**" in prompt.text and prompt.button_labels == ["Place on C3"]
     await bob.click(prompt, "Place on C3")
     assert "**Bob** placed 🟡 yellow on **C3**: **0**." in prompt.text and prompt.buttons == []
