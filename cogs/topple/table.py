@@ -114,6 +114,8 @@ def placed_text(event: Event, lang: str, name: Names, young: bool) -> list[str]:
 
 
 def event_lines(events: Iterable[Event], lang: str, name: Names, young: bool) -> list[str]:
+    """What the events did, a line each. A turn's roll is not among them: the table says it in its prompt
+    while the roll stands ("rolled 4: pick a square"), and a roll whose piece is placed is old news."""
     lines: list[str] = []
     for event in events:
         kind = event.get("type")
@@ -124,8 +126,6 @@ def event_lines(events: Iterable[Event], lang: str, name: Names, young: bool) ->
             lines.append(t("topple.event.opening_tie", lang, names=names, roll=event["roll"]))
         elif kind == "first_player":
             lines.append(t("topple.event.first_player", lang, name=name(event["player"]), roll=event["roll"]))
-        elif kind == "rolled":
-            lines.append(t("topple.event.rolled", lang, name=name(event["player"]), roll=event["roll"]))
         elif kind == "timed_out":
             lines.append(t("topple.event.timed_out", lang, name=name(event["player"])))
         elif kind == "placed":

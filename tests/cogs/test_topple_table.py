@@ -212,3 +212,28 @@ def test_the_prompt_says_an_empty_square_is_empty(game: Any, lang: str, empty: s
     view = game.view_for(rolled(game, started(game, [A, B, C], board=board), 6), A)
     assert table.confirm_prompt(SESSION, view, 0, 0, lang)[0].splitlines()[0] == empty
     assert table.confirm_prompt(SESSION, view, 0, 1, lang)[0].splitlines()[0] == stack
+
+
+def test_the_table_says_a_roll_once_and_only_on_its_own_turn(game: Any) -> None:
+    """Turn by turn: the roll in the prompt while it stands, once; gone once its piece is placed, also when
+    the roll and the placement share one redraw or the timer played the turn."""
+    state = started(game, [A, B, C])
+    descriptions = []
+
+    def act(action: dict[str, Any], shown: list[Any]) -> list[Any]:
+        nonlocal state
+        _, applied = step(game, state, 1, 0, {**action, "turn": state.turn})
+        state = applied.state
+        events = [*shown, *applied.events]
+        descriptions.append(
+            table.table_embed(game.view_for(state, None), events, "en", names, None).description
+        )
+        return events
+
+    act({"do": "roll", "player": A, "roll": 2}, [])
+    act({"do": "place", "player": A, "square": [1, 2], "topple": False}, [])
+    roll = act({"do": "roll", "player": B, "roll": 6}, [])
+    act({"do": "place", "player": B, "square": [0, 0], "topple": False}, roll)  # one redraw for both
+    act({"do": "timeout", "roll": 3, "topple": False}, [])
+    assert [(d or "").count("rolled **") for d in descriptions] == [1, 0, 1, 0, 0]
+    assert "**Ann** rolled **2**: pick a square below" in (descriptions[0] or "")
