@@ -1,7 +1,7 @@
 """Topple against the loopback Discord: `/topple new`, the lobby, the roll-off by Roll, turns of Roll then a
 square of the 5×5 grid and the private prompt with its risk and points, a topple with its penalty and bonus,
-an idle player played for by the timer, the turn notices, the board picture and the final table with results
-stored.
+an idle player played for by the timer, the turn notices, the board picture (drawn once the click is
+answered) and the final table with results stored.
 
 Chance is the engine's: the test rigs the next rolls and topples the way a scenario forces them (wrapping
 `resolve_chance`), never through a player's action. Topple is offered to every server: no EXTRA_GAMES here.
@@ -157,6 +157,39 @@ async def test_a_game_of_rolls_placements_a_topple_an_idle_turn_and_the_end(
     assert {str(row.user_id) for row in results} == {str(p.id) for p in (alice, bob, carol)}
     leaders = await alice.slash("leaderboard", game="topple")  # offered to every server, so it has a board
     assert all(f"<@{p.id}>" in leaders.text for p in (alice, bob, carol)), leaders.text
+
+
+async def test_roll_is_answered_before_the_board_picture_is_drawn(
+    product_bot: Any, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The layer acknowledges a click before its handler runs: the rules, the commit and the picture (drawn
+    in the picture process) all come after Discord has its answer, and the table then shows the picture."""
+    chance = Chance(product_bot, monkeypatch)
+    alice, bob = table.user("alice"), table.user("bob")
+    lobby = (await alice.slash("topple new")).linked
+    assert lobby is not None
+    await bob.click(lobby, "Join")
+    await alice.click(lobby, "Start")
+    board = await table.wait_for_message(lambda m: "Topple — who goes first?" in m.text, what="the table")
+    chance.rolls += [5, 2]
+    for player in (alice, bob):
+        await roll(player, board)
+
+    answered_at_draw: list[set[int]] = []  # per picture asked for: the interactions answered by then
+    draw = product_bot.pictures.draw
+
+    async def drawing(*args: Any, **kwargs: Any) -> bytes:
+        answered_at_draw.append({i for i, r in table.fake.interactions.items() if r.acknowledged})
+        picture: bytes = await draw(*args, **kwargs)
+        return picture
+
+    monkeypatch.setattr(product_bot.pictures, "draw", drawing)
+    picture = board.files["topple.png"]
+    chance.rolls.append(6)
+    pressed = await alice.click(board, "Roll")
+    assert pressed.kind == "deferred update" and answered_at_draw
+    assert all(pressed.record.id in answered for answered in answered_at_draw)
+    assert len(enabled_squares(board)) == 25 and board.files["topple.png"] not in (picture, None)
 
 
 @pytest.fixture
