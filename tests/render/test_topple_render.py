@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.games.topple.board import empty_board
+from bot.games.topple.board import LEVELS, empty_board
 from bot.games.topple.state import COLOURS, PIECES_PER_COLOUR
 from bot.render.topple_board import CELL, MARGIN, PIECES, SIZE, badge_box, render_board
 
@@ -20,8 +20,7 @@ def view_of(heights: list[int]) -> dict[str, Any]:
     board = empty_board()
     for index, height in enumerate(heights):
         board[index // SIZE][index % SIZE] = [COLOURS[i % len(COLOURS)] for i in range(height)]
-    levels = [[max(abs(row - 2), abs(col - 2)) + 1 for col in range(SIZE)] for row in range(SIZE)]
-    return {"board": board, "levels": levels, "tilt": {"east": 0, "south": 0, "amount": 0.0}}
+    return {"board": board, "levels": LEVELS, "tilt": {"east": 0, "south": 0, "amount": 0.0}}
 
 
 @pytest.mark.parametrize("lowest", [1, TALLEST - SIZE * SIZE + 1])
