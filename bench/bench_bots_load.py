@@ -4,7 +4,8 @@ meanwhile (the bots issue's benchmark).
 One real bot, in its own process as the e2e tests start it, on the project's loopback Discord (schema
 validation off: timing only). Twenty tables in channels of their own, the five games in turn, each opened by a
 person with `/<game> new bots:3 level:<easy|medium|hard in turn>` who then leaves with `/<game> leave`: bots
-alone play on, at BOT_PACE, and a table whose game ends is opened again. Meanwhile two people play short
+alone play on, at BOT_PACE, and a table whose game ends is opened again (the product ends a table whose last
+person has left: the bot runs here with that one ruling lifted: bench/bots_alone.py). Meanwhile two people play short
 TopWords games at another table, every command and button one at a time (bench_click_latency's `topwords`),
 each press waiting until their own table has nothing left to send (the bot tables never stop sending).
 
@@ -147,7 +148,7 @@ async def run(keep_log: Path | None) -> bool:
         clicks.FLOOR = floor = await Floor.start(folder)
         idle = None
         try:
-            bot = await spawn(fake, folder, "bot.__main__:main", "product")
+            bot = await spawn(fake, folder, "bench.bots_alone:main", "product")
             tables = BotTables(fake, folder / "product.db")
             idle = await asyncio.create_subprocess_exec(
                 sys.executable, "-c", IDLE_PROCESS, stdin=PIPE, stdout=PIPE
