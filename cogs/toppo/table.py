@@ -64,6 +64,13 @@ PENALTY_TEXTS = {
     "wrong_toppo": N_("toppo.event.wrong_toppo"),
     "early_start": N_("toppo.event.early_start"),
 }
+# The same penalties when the stack and the topped cards are used up: no card to take, so no count to say.
+NO_CARD_TEXTS = {
+    "wrong_top": N_("toppo.event.wrong_top_no_card"),
+    "wrong_match": N_("toppo.event.wrong_match_no_card"),
+    "wrong_toppo": N_("toppo.event.wrong_toppo_no_card"),
+    "early_start": N_("toppo.event.early_start_no_card"),
+}
 END_REASONS = {
     Termination.WENT_OUT: N_("toppo.table.end.series_over"),
     Termination.LAST_PLAYER_STANDING: N_("toppo.table.end.last_player_standing"),
@@ -135,7 +142,10 @@ def event_lines(events: Iterable[Event], lang: str, name: Names) -> list[str]:
             card = mark(event["card"])
             lines.append(t("toppo.event.matched", lang, name=who, card=card, slot=event["slot"] + 1))
         elif kind == "penalised":
-            lines.append(t(PENALTY_TEXTS[event["reason"]], lang, name=who, n=event["penalty"]))
+            if event["penalty"]:
+                lines.append(t(PENALTY_TEXTS[event["reason"]], lang, name=who, n=event["penalty"]))
+            else:
+                lines.append(t(NO_CARD_TEXTS[event["reason"]], lang, name=who))
         elif kind == "interrupted":
             lines.append(t("toppo.event.interrupted", lang, name=name(event["awaited"])))
         elif kind == "stack_refilled":
@@ -384,8 +394,11 @@ def console(session_id: int, view: View, lang: str, name: Names, picks: Sequence
 
 
 def last_claim(record: dict[str, Any], lang: str, name: Names) -> str | None:
-    """The last claim of this game, so a player whose press was refused sees what came first."""
+    """The last claim of this game, so a player whose press was refused sees what came first (between two
+    games: the right toppo that ended the game). A penalty is said with its cards, never as 0 of them."""
     claim, who = record.get("claim"), name(str(record.get("player", "")))
+    if claim == "toppo" and record.get("right"):
+        return t("toppo.console.last_toppo", lang, name=who)
     if claim == "top" and record.get("right"):
         return t("toppo.console.last_top", lang, name=who)
     if claim == "match" and record.get("right"):
@@ -393,7 +406,9 @@ def last_claim(record: dict[str, Any], lang: str, name: Names) -> str | None:
     if claim == "replace":
         return t("toppo.console.last_replace", lang)
     if claim in ("top", "match", "toppo", "early_start"):
-        return t("toppo.console.last_penalty", lang, name=who, n=record.get("penalty", 0))
+        if record.get("penalty"):
+            return t("toppo.console.last_penalty", lang, name=who, n=record["penalty"])
+        return t("toppo.console.last_no_card", lang, name=who)
     return None
 
 

@@ -16,6 +16,7 @@ from PIL import Image
 from bot.engine.errors import StaleAction
 from bot.engine.game import step
 from bot.games import make_game
+from bot.games.toppo.cards import full_sets, shown
 from bot.render.toppo_cards import CARD_W, GAP, render_display
 from bot.ui import codec
 from bot.ui.table import Table
@@ -188,6 +189,46 @@ def test_a_wrong_top_is_announced_with_its_penalty(game: Any) -> None:
     assert "**Bob** begins again." in text
     console = table.console(SESSION, game.view_for(state, B), "en", names)
     assert "Last: **Bob** took 5 penalty cards." in (console.embed.description or "")
+
+
+def test_between_games_the_console_says_the_right_toppo_as_a_toppo_not_a_penalty(game: Any) -> None:
+    state = started(game, games=2)
+    state, _ = act(game, state, A, do="restart")
+    for _ in range(2):
+        state, _ = act(game, state, A, do="reveal")
+    state, _ = act(game, state, A, do="top", order=[1, 2, 0])
+    state, _ = act(game, state, A, do="toppo")
+    for player in (A, B):
+        said = table.console(SESSION, game.view_for(state, player), "en", names).embed.description or ""
+        assert "Last: **Ann** called toppo rightly." in said
+        assert "penalty" not in said
+
+
+def test_a_penalty_with_no_card_left_to_take_is_said_without_a_count(game: Any) -> None:
+    """Every card in a deck or on the display: the stack and the topped cards are empty, so a wrong top
+    takes no penalty card, and nothing says "0 penalty cards"."""
+    rest = full_sets(1)
+    for card in ("red/circle", "yellow/square", "white/plus"):
+        rest.remove(card)
+    for card in ("white/h", "red/waves", "yellow/waves", "green/h", "blue/waves", "green/circle"):
+        rest.remove(card)
+    setup = {
+        "first_player": A,
+        "display": DISPLAY,
+        "decks": {A: ANN[:3] + shown(rest[:70]), B: BOB[:3] + shown(rest[70:])},
+        "stack": [],
+    }
+    state = game.new_game(game.validate_options({}), [A, B], setup, random.Random(0))
+    state, _ = act(game, state, A, do="restart")
+    for _ in range(3):
+        state, _ = act(game, state, B, do="reveal")
+    state, events = act(game, state, B, do="top", order=[0, 1, 2])
+    assert state.penalty_cards[B] == 0
+    text = table.table_embed(game.view_for(state, None), events, "en", names, {}).description or ""
+    assert "**Bob** topped wrongly: no penalty card is left to take." in text and "+0" not in text
+    said = table.console(SESSION, game.view_for(state, B), "en", names).embed.description or ""
+    assert "Last: **Bob** was penalised, but no penalty card was left to take." in said
+    assert "0 penalty" not in said
 
 
 def test_the_series_shows_each_game_and_the_running_totals_and_the_chooser_picks_the_size(game: Any) -> None:
