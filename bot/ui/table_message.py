@@ -103,7 +103,9 @@ class TableMessages(TableTroubles):
             async def edit() -> None:
                 if table.file is not None:
                     table.file.reset()
-                attachments = [table.file] if table.file is not None else discord.utils.MISSING
+                # A table drawn without its picture (between two games, the final table) drops the one the
+                # message still holds: an edit that names no attachments keeps them.
+                attachments = [table.file] if table.file is not None else []
                 await message.edit(embed=table.embed, view=buttons, attachments=attachments)
 
             try:

@@ -175,6 +175,7 @@ async def test_two_tops_at_once_a_restart_a_wrong_top_and_a_toppo_that_ends_the_
     assert "**Alice** calls toppo with 9 cards left!" in over.text
     assert "Game 1 is over. Penalty points: Alice **+0** · Bob **+17**" in over.text
     assert "Winners: **Alice**" in over.text and over.buttons == []
+    assert over.id == board.id and over.attachments == []  # the display's picture went with the display
     await table.fake.wait_until(lambda: "The series is over." in mine.text, within=5, what="the console")
     ranks = {
         row.user_id: (row.rank, row.score) for row in await product_bot.store.results.for_session(session)

@@ -75,10 +75,12 @@ async def test_a_series_in_each_language_with_a_top_a_toppo_a_choice_and_a_repla
     await table.fake.wait_until(
         lambda: t("toppo.table.series", lang) in board.text, within=5, what="the series table"
     )
+    assert board.attachments == []  # no display between two games: its last picture goes too
     await bob.click(his, t("toppo.button.choose", lang, n=3))
     await table.fake.wait_until(
         lambda: t("toppo.table.title", lang, game=2, games=2) in board.text, within=5, what="game 2"
     )
+    assert list(board.files) == ["toppo.png"]  # the new display's picture
 
     # Bob proposes replacing the display, Alice agrees: new cards cover it.
     await bob.click(his, t("toppo.button.replace", lang))
