@@ -123,9 +123,9 @@ def options_text(options: dict[str, Any], lang: str) -> str:
 # -- what just happened ---------------------------------------------------------------------------------------
 
 
-def event_lines(events: Iterable[Event], lang: str, name: Names) -> list[str]:
+def event_lines(events: Iterable[Event], lang: str, name: Names, open_vote: int | None = None) -> list[str]:
     """The public events of the actions since the last redraw, as the table tells them (reveals show in the
-    lines themselves)."""
+    lines themselves; the vote still open, `open_vote`, is announced by the table's status instead)."""
     lines: list[str] = []
     for event in events:
         kind = event.get("type")
@@ -165,7 +165,7 @@ def event_lines(events: Iterable[Event], lang: str, name: Names) -> list[str]:
                     name=name(event["start_player"]),
                 )
             )
-        elif kind == "vote_opened":
+        elif kind == "vote_opened" and event.get("vote") != open_vote:
             lines.append(t("toppo.event.vote_opened", lang, name=who))
         elif kind == "vote_closed":
             key = N_("toppo.event.vote_passed") if event["passed"] else N_("toppo.event.vote_failed")
@@ -225,7 +225,8 @@ def table_embed(
     view: View, events: list[Event], lang: str, name: Names, deadlines: dict[str, float]
 ) -> discord.Embed:
     """The public table: what just happened, what play is doing, the players, the series, the display."""
-    lines = event_lines(events, lang, name)
+    vote = view.get("vote")
+    lines = event_lines(events, lang, name, vote["vote"] if vote and not view["finished"] else None)
     if view["finished"]:
         # Why it ended: the state keeps it, so a later redraw of the final table (no events) says it too.
         reason = END_REASONS.get(Termination(view["end_reason"])) if view.get("end_reason") else None

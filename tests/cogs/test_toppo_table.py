@@ -260,8 +260,19 @@ def test_a_vote_on_the_display_offers_yes_and_no_with_the_vote_it_belongs_to(gam
     assert ballots == [{"vote": 1, "accept": "yes"}, {"vote": 1, "accept": "no"}]
     assert "**Bob** proposes replacing the display: you have not voted." in (console.embed.description or "")
     text = table.table_embed(game.view_for(state, None), events, "en", names, {}).description or ""
+    # Announced once, by the table's status, which stays while the vote is open.
+    assert text.count("proposes replacing the display") == 1
+    assert (
+        "**Bob** proposes replacing the display (vote in your console): yes 1, no 0, still to vote 1." in text
+    )
+    later = table.table_embed(game.view_for(state, None), [], "en", names, {}).description or ""
+    assert later.count("proposes replacing the display") == 1
+    # Opened and decided between two redraws: the event names the proposer, the result follows.
+    state, more = act(game, state, A, do="vote", vote=1, accept=True)
+    text = table.table_embed(game.view_for(state, None), events + more, "en", names, {}).description or ""
+    assert text.count("proposes replacing the display") == 1
     assert "**Bob** proposes replacing the display: vote in your console." in text
-    assert "yes 1, no 0, still to vote 1" in text
+    assert "The display is replaced with new cards (yes 2, no 0)." in text
 
 
 def test_the_display_picture_is_a_png_with_a_card_per_position() -> None:
