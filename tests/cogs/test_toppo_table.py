@@ -241,7 +241,7 @@ def test_the_series_shows_each_game_and_the_running_totals_and_the_chooser_picks
     view = game.view_for(state, None)
     text = table.table_embed(view, events, "en", names, {})
     described = text.description or ""
-    assert "**Ann** calls toppo with 6 cards left!" in described
+    assert "**Ann** calls toppo: 6 cards left in deck and line!" in described
     assert "Game 1 is over. Penalty points: Ann **+0** · Bob **+15**" in described
     assert "**Bob** (the highest total) chooses the next display: 3 / 4 cards." in described
     series = text.fields[-1].value or ""

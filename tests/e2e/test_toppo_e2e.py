@@ -172,7 +172,7 @@ async def test_two_tops_at_once_a_restart_a_wrong_top_and_a_toppo_that_ends_the_
     # Alice holds 9 cards: her toppo is right and ends the series (one game): she scores 0, Bob 17.
     await alice.click(mine, "Toppo!")
     over = await table.wait_for_message(lambda m: "Toppo — the series is over" in m.text, what="the end")
-    assert "**Alice** calls toppo with 9 cards left!" in over.text
+    assert "**Alice** calls toppo: 9 cards left in deck and line!" in over.text
     assert "Game 1 is over. Penalty points: Alice **+0** · Bob **+17**" in over.text
     assert "Winners: **Alice**" in over.text and over.buttons == []
     assert over.id == board.id and over.attachments == []  # the display's picture went with the display

@@ -87,3 +87,20 @@ def test_a_refusal_that_may_be_about_the_reader_does_not_name_them_as_its_subjec
 def test_french_speaks_to_the_reader_as_vous_and_german_as_du():
     assert [key for key, text in TEXTS["fr"].items() if re.search(r"\b(tu|ton|ta|tes|toi)\b", text)] == []
     assert [key for key, text in TEXTS["de"].items() if re.search(r"\b(Ihr|Ihre|Ihnen)\b", text)] == []
+
+
+# Toppo has no hand: each player's own deck (pioche, Stapel) and line; its terms, one per thing (a top is
+# "toppé", never "couvert"; a match "une carte identique", never "assortir"; the display "l'étalage").
+TOPPO_OTHER_TERMS = {
+    "en": r"\bhands?\b",
+    "fr": r"\bmains?\b|couvr|assort|rangée",
+    "de": r"\bHand\b|\bHänden?\b|überdeck",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_toppo_speaks_of_its_own_deck_and_line_in_its_own_terms(lang):
+    other = re.compile(TOPPO_OTHER_TERMS[lang], re.IGNORECASE)
+    assert [key for key, text in TEXTS[lang].items() if key.startswith("toppo.") and other.search(text)] == []
+    where = {"en": "left in deck and line", "fr": "dans sa pioche et sa ligne", "de": "in Stapel und Reihe"}
+    assert where[lang] in t("toppo.event.toppo", lang, name="cat", n=9)
