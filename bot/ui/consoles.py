@@ -2,7 +2,8 @@
 
 A console is a game's private panel (`TableCog.private_panel`: an embed, buttons and selects, a picture)
 shown to one player in an ephemeral message. It opens from the table's panel button and is then drawn in
-place: a press on it edits it (a refusal is shown inside it, not in a new message), and while its
+place: a press on it edits it (a refusal is shown inside it, not in a new message, and so is what the
+action told the presser alone: the cards they drew), and while its
 interaction token lives (15 minutes from the last press or opening) the layer edits it whenever that
 player's view changes, through the interaction's own webhook, one edit at a time per player. Just before
 the token dies the console is edited one last time to say how to reopen it. The token is stored with the
@@ -54,7 +55,7 @@ LIVE_SECONDS = 14 * 60  # the console says how to reopen it this long after its 
 # one write per press would double a console's writes; after a restart the console lives that much less.
 SAVE_SECONDS = 60.0
 
-# Draws a console: (session, player, language, news events, refusal text or None) -> the console.
+# Draws a console: (session, player, language, news events, the last press's note or None) -> the console.
 ConsoleDrawer = Callable[[int, str, str, list[Event], str | None], Awaitable["Table"]]
 # The player's news events as lines of text, in their language.
 NewsWriter = Callable[[int, list[Event], str], Awaitable[list[str]]]
@@ -114,7 +115,7 @@ class _Console:
     message_id: int | None = None  # the console's message, where alone it may be drawn
     stored: tuple[str, float] | None = None  # the stored token and when it was issued (wall clock)
     news: list[Event] = field(default_factory=list)  # shown since the player's last press
-    refusal: str | None = None  # the last press's refusal, shown until the next press
+    note: str | None = None  # the last press's refusal, or what it told the presser, until the next press
     shown: Any = None  # what the console shows, to skip an edit that would change nothing
     dirty: bool = False
     task: asyncio.Task[None] | None = None
@@ -170,7 +171,8 @@ class ConsoleDesk:
         work: Callable[[], Awaitable[Any]],
     ) -> None:
         """A press on the console: do the work, then redraw the console in place; a refusal is drawn
-        inside it. The press's token keeps the console live for another 15 minutes.
+        inside it, and so is the text the work returns (what the action told the presser alone), both until
+        the next press. The press's token keeps the console live for another 15 minutes.
 
         A press from anyone not seated there, or from any message but the player's console, is refused
         (a GameError, answered privately by the router) before anything is done or drawn."""
@@ -178,15 +180,16 @@ class ConsoleDesk:
             await self.guard(interaction, session_id)
         if not self._from_console(interaction, session_id, player):
             raise BadAction("ui.console.elsewhere")
-        refusal = None
+        note = None
         try:
-            await work()
+            told = await work()
+            note = told if isinstance(told, str) else None
         except GameError as error:
-            refusal = f"⚠️ {error.text(language_of(interaction.locale))}"
-        await self._show(interaction, session_id, player, refusal)
+            note = f"⚠️ {error.text(language_of(interaction.locale))}"
+        await self._show(interaction, session_id, player, note)
 
     async def _show(
-        self, interaction: discord.Interaction[Any], session_id: int, player: str, refusal: str | None
+        self, interaction: discord.Interaction[Any], session_id: int, player: str, note: str | None
     ) -> None:
         key = (session_id, player)
         lang = language_of(interaction.locale)
@@ -194,9 +197,9 @@ class ConsoleDesk:
         if old is not None:
             self._stop(old)
         taken = await self.news.take(session_id, player)
-        console = _Console(interaction, lang, self.clock(), news=taken.events, refusal=refusal)
+        console = _Console(interaction, lang, self.clock(), news=taken.events, note=note)
         try:
-            table = await self.draw(session_id, player, lang, taken.events, refusal)
+            table = await self.draw(session_id, player, lang, taken.events, note)
             drawn = await _edit(interaction, table)
         except BaseException:
             self.news.give_back(taken)
@@ -320,7 +323,7 @@ class ConsoleDesk:
             try:
                 taken = await self.news.take(session_id, player)
                 news = [*console.news, *taken.events][-NEWS_KEPT:]
-                table = await self.draw(session_id, player, console.lang, news, console.refusal)
+                table = await self.draw(session_id, player, console.lang, news, console.note)
                 shown = _fingerprint(table)
                 if shown == console.shown and not taken.events:
                     continue
@@ -416,14 +419,15 @@ class ConsoleDesk:
         interaction.extras[NEWS_EXTRA] = AnswerNews(self.news, session_id, player, lines)
 
 
-def with_news(table: Table, news: list[str], refusal: str | None, lang: str) -> Table:
-    """The console with its news (and a refusal) at the top of its embed."""
+def with_news(table: Table, news: list[str], note: str | None, lang: str) -> Table:
+    """The console with its news (and the last press's note: a refusal, what it told the presser) at the top
+    of its embed."""
     lines = []
     if news:
         lines.append(t("ui.console.news", lang))
         lines += [f"• {line}" for line in news]
-    if refusal:
-        lines.append(refusal)
+    if note:
+        lines.append(note)
     if lines:
         body = table.embed.description or ""
         table.embed.description = "\n".join([*lines, *([body] if body else [])])[:4096]

@@ -12,7 +12,7 @@ import discord
 from bot.engine.errors import NotAPlayer
 from bot.engine.game import Event
 from bot.engine.sessions import ActResult
-from bot.i18n import t
+from bot.i18n import language_of, t
 from bot.ui.components import Click
 from bot.ui.consoles import TOKEN_SECONDS, StoredToken, with_news
 from bot.ui.table_base import Table, TableBase
@@ -30,11 +30,15 @@ class PrivatePanel(TableBase):
         await self.consoles.open(click.interaction, click.session_id, click.player)
 
     async def console_press(self, click: Click, action: dict[str, Any]) -> None:
-        """A button of the console that acts: the console is redrawn in place, a refusal shown inside."""
+        """A button of the console that acts: the console is redrawn in place, a refusal shown inside, and
+        what the action told the presser alone (`own_lines`) at its top."""
 
-        async def work() -> None:
+        async def work() -> str | None:
             await self.seated(click.interaction, click.session_id)
-            await self.act(click.interaction, click.session_id, action, private=True)
+            result = await self.act(click.interaction, click.session_id, action, private=True)
+            told = result.private_to(click.player)
+            lang = language_of(click.interaction.locale)
+            return "\n".join(await self.own_lines(click.session_id, told, lang)) if told else None
 
         await self.consoles.press(click.interaction, click.session_id, click.player, work)
 
@@ -44,7 +48,7 @@ class PrivatePanel(TableBase):
         await self.seated(interaction, session_id)
 
     async def _draw_console(
-        self, session_id: int, player: str, lang: str, news: list[Event], refusal: str | None
+        self, session_id: int, player: str, lang: str, news: list[Event], note: str | None
     ) -> Table:
         record = await self.bot.sessions.session(session_id)
         # A console is the view of a seat of this game's session: the keys `private_panel` reads are
@@ -58,7 +62,7 @@ class PrivatePanel(TableBase):
             console = Table(panel)
         else:
             console = Table(discord.Embed(description=panel, colour=self.colour))
-        return with_news(console, await self.news_lines(session_id, news, lang), refusal, lang)
+        return with_news(console, await self.news_lines(session_id, news, lang), note, lang)
 
     async def restore_consoles(self) -> None:
         """At start: the consoles open before the restart (their tokens still live) follow the table again,

@@ -140,6 +140,12 @@ class TableBase(commands.Cog):
         """Private events told to a player by another's action or a timer, as lines of their news."""
         return []
 
+    async def own_lines(self, session_id: int, events: list[Event], lang: str) -> list[str]:
+        """Private events told to a player by their own press on the console (the cards they drew), as lines
+        at the top of the console redrawn, until their next press. None by default: the console shows the
+        result of the action already (a card drawn appears in the hand)."""
+        return []
+
     def awaiting(self, view: dict[str, Any]) -> list[str]:
         """The players whose turn or choice the game awaits (the view's `awaiting`): they are mentioned."""
         return [str(player) for player in view.get("awaiting") or []]

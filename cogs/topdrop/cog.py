@@ -109,6 +109,10 @@ class TopDropCog(TableCog, name="TopDrop"):
     async def news_lines(self, session_id: int, events: list[Event], lang: str) -> list[str]:
         return table.news_lines(events, lang)
 
+    async def own_lines(self, session_id: int, events: list[Event], lang: str) -> list[str]:
+        """The cards the player's turn drew: the hand is kept sorted, so the console says which are new."""
+        return table.news_lines(events, lang)
+
     async def _choose(self, click: Click, change: Any, so_far: Pick | None = None) -> None:
         """A press that only shapes the turn in the making (`so_far`: as the button carried it, else as
         remembered): the console is redrawn in place with it."""

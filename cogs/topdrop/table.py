@@ -514,7 +514,7 @@ def turn_action(args: dict[str, Any]) -> dict[str, Any]:
 
 
 def news_lines(events: Iterable[Event], lang: str) -> list[str]:
-    """The cards a refill brought: told to the player who drew them alone."""
+    """The cards a refill brought: told to the player who drew them alone, in their console."""
     return [
         t(
             "topdrop.news.drawn",

@@ -135,6 +135,9 @@ async def test_a_short_game_from_the_consoles_to_victory_shows_no_hand_in_public
         "Your cards: **🟩35** **🟪47** **🟩52** **🟨57**" in mine.text
         and "It is **Bob**'s turn." in mine.text
     )
+    # Which cards are new in her sorted hand: said to her alone, in her console.
+    assert "You drew **🟩35** **🟪47**." in mine.text
+    assert all("You drew" not in message.text for message in [*table.channel_messages(), *bob.ephemerals])
     # Bob did nothing: his open console is edited live, his turn now.
     await table.fake.wait_until(
         lambda: enabled_cards(his) == ["44", "56", "59"], within=5, what="Bob's console"

@@ -200,6 +200,33 @@ async def test_a_refused_press_is_shown_inside_the_console_it_was_pressed_on(sto
     assert consoles.is_open(1, "ann")  # the press's token keeps it live
 
 
+async def test_what_a_press_told_the_presser_stays_at_the_top_of_their_console_until_the_next_press(
+    store: Store,
+) -> None:
+    game, opened = Game(), Interaction()
+    consoles = desk(game, store)
+    await consoles.open(opened, 1, "ann")  # type: ignore[arg-type]
+    press = Interaction(on=opened.drawn)
+
+    async def drew() -> str:
+        game.count += 1
+        return "You drew 12."
+
+    await consoles.press(press, 1, "ann", drew)  # type: ignore[arg-type]
+    assert press.shown == "You drew 12.\nann: 1"
+    game.count += 1  # another player's move: the console follows, still saying it
+    consoles.changed(1)
+    await quiet(consoles)
+    assert press.shown == "You drew 12.\nann: 2"
+
+    async def nothing() -> None:
+        game.count += 1
+
+    again = Interaction(on=opened.drawn)
+    await consoles.press(again, 1, "ann", nothing)  # type: ignore[arg-type]
+    assert again.shown == "ann: 3"
+
+
 async def nothing_to_do() -> None:
     raise AssertionError("a press refused before anything is done")
 
