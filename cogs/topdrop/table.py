@@ -172,8 +172,7 @@ def event_lines(events: Iterable[Event], lang: str, name: Names) -> list[str]:
                 lines.append(t("topdrop.event.vote_end", lang, name=name(event["of"])))
         elif kind == "left":
             lines.append(t("topdrop.event.left", lang, name=name(event["player"])))
-        elif kind == "stuck":
-            lines.append(t("topdrop.event.stuck", lang, name=name(event["player"])))
+        # `stuck` ends the game: the final table says who could not play, on every redraw (`end_lines`).
     return lines
 
 

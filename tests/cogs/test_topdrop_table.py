@@ -247,6 +247,26 @@ def test_the_result_and_the_rating_are_announced(game: Any) -> None:
     )
 
 
+def test_a_defeat_by_a_player_who_cannot_play_is_told_once(game: Any) -> None:
+    """Ann places 50 on 40 UP; Bob holds 10 to 13 and no action or wild card is left."""
+    held = [50, 51, 52, 53, 10, 11, 12, 13]
+    setup = {
+        "first_player": A,
+        "hands": {A: held[:4], B: held[4:]},
+        "pile": [40],
+        "deck": [card for card in NUMBERS if card not in held and card != 40],
+        "action_cards": {"skip": 0, "flip": 0, "color": 0},
+        "wild_cards": 0,
+    }
+    state = game.new_game(game.validate_options({}), [A, B], setup, random.Random(0))
+    _, applied = step(game, state, 1, 0, {"do": "turn", "player": A, "turn": 1, "cards": [50]})
+    view = game.view_for(applied.state, None)
+    for events in (applied.events, []):  # the redraw of the action, and any later one
+        told = table.table_embed(view, events, "en", names, {}).description or ""
+        assert told.count("**Bob**") == 1, told
+        assert "**Bob** could not place any card on the pile." in told
+
+
 def test_the_pile_picture_is_a_png_of_the_public_pile() -> None:
     png = render_pile([{"card": 3, "colour": "red"}, {"card": 22, "colour": "purple"}], "down")
     assert png.startswith(b"\x89PNG") and render_pile([], "up").startswith(b"\x89PNG")
