@@ -29,6 +29,7 @@ from bot.games.topdrop.cards import (
     DIRECTIONS,
     HINTS,
     RATING_NAMES,
+    SOLO_RATING_NAMES,
     WILD_NAME,
     colour_of,
 )
@@ -222,10 +223,11 @@ def vote_text(view: View, lang: str, name: Names, closes: float | None) -> list[
 
 
 def end_lines(view: View, lang: str, name: Names) -> list[str]:
-    """The result and the rulebook's rating, announced."""
+    """The result and the rulebook's rating, announced (to the team, or to the one player of a solo game)."""
+    solo = len(view["players"]) == 1
     lines = []
     if view["result"] == "victory":
-        lines.append(t("topdrop.table.won", lang))
+        lines.append(t(N_("topdrop.table.won_solo") if solo else N_("topdrop.table.won"), lang))
     else:
         reason = END_REASONS.get(view["end_reason"] or "")
         who = view["abandoned_by"] or view["stuck"]
@@ -237,7 +239,8 @@ def end_lines(view: View, lang: str, name: Names) -> list[str]:
             lines.append(t(reason, lang, name=name(who) if who else "—"))
         lines.append(t("topdrop.table.lost", lang, count=view["cards_left"]))
     if view["rating"]:
-        lines.append(f"**{t(RATING_NAMES[view['rating']], lang)}**")
+        rating = (SOLO_RATING_NAMES if solo else RATING_NAMES)[view["rating"]]
+        lines.append(f"**{t(rating, lang)}**")
     return lines
 
 

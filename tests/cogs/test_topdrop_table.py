@@ -6,6 +6,7 @@ result and the rating announced; the pile's picture a PNG of the public view."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -265,6 +266,30 @@ def test_a_defeat_by_a_player_who_cannot_play_is_told_once(game: Any) -> None:
         told = table.table_embed(view, events, "en", names, {}).description or ""
         assert told.count("**Bob**") == 1, told
         assert "**Bob** could not place any card on the pile." in told
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
+def test_a_solo_games_end_speaks_to_its_one_player(game: Any, lang: str) -> None:
+    """No team, no hands, no communication: Ann alone places 41 on 40 UP, draws 1 and is stuck; alone
+    again, she places the last two cards and wins."""
+    team = {"en": r"\bteam\b|hands|communicat", "fr": r"équipe|mains|communiquer", "de": r"Team|\bihr\b"}
+    stuck = {
+        "first_player": A,
+        "hands": {A: [41, 10, 11, 12]},
+        "pile": [40],
+        "deck": [card for card in NUMBERS if card not in (41, 10, 11, 12, 40)],
+        "action_cards": {"skip": 0, "flip": 0, "color": 0},
+        "wild_cards": 0,
+    }
+    won = {"first_player": A, "hands": {A: [59, 60]}, "pile": list(range(1, 59)), "deck": []}
+    for setup, turn, said in ((stuck, [41], "keep_trying_solo"), (won, [59, 60], "top_tier_solo")):
+        state = game.new_game(game.validate_options({}), [A], setup, random.Random(0))
+        _, applied = step(game, state, 1, 0, {"do": "turn", "player": A, "turn": 1, "cards": turn})
+        view = game.view_for(applied.state, None)
+        told = table.table_embed(view, applied.events, lang, names, {}).description or ""
+        assert t(f"topdrop.rating.{said}", lang) in told
+        assert re.search(team[lang], told) is None, told
+    assert t("topdrop.table.won_solo", lang) in told
 
 
 def test_the_pile_picture_is_a_png_of_the_public_pile() -> None:

@@ -79,6 +79,12 @@ RATING_NAMES = {
     SO_CLOSE: N_("topdrop.rating.so_close"),
     KEEP_TRYING: N_("topdrop.rating.keep_trying"),
 }
+# The same verdicts to a player alone: one hand, no team to talk to ("you can always try again").
+SOLO_RATING_NAMES = {
+    TOP_TIER: N_("topdrop.rating.top_tier_solo"),
+    SO_CLOSE: N_("topdrop.rating.so_close_solo"),
+    KEEP_TRYING: N_("topdrop.rating.keep_trying_solo"),
+}
 
 
 def colour_of(card: int) -> str:
