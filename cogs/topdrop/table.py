@@ -230,8 +230,11 @@ def end_lines(view: View, lang: str, name: Names) -> list[str]:
         lines.append(t(N_("topdrop.table.won_solo") if solo else N_("topdrop.table.won"), lang))
     else:
         reason = END_REASONS.get(view["end_reason"] or "")
-        who = view["abandoned_by"] or view["stuck"]
-        if view["end_reason"] == Termination.TEAM_STUCK.value and view["stuck"] in view["left"]:
+        stuck = view["stuck"]
+        if view["end_reason"] == Termination.TEAM_STUCK.value and stuck is None and view["left"]:
+            stuck = view["left"][-1]  # nobody was stuck: the last player seated left
+        who = view["abandoned_by"] or stuck
+        if view["end_reason"] == Termination.TEAM_STUCK.value and stuck in view["left"]:
             reason = N_("topdrop.table.end.left")
         elif view["abandoned_by"]:
             reason = N_("topdrop.table.end.abandoned")

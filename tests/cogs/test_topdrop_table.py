@@ -290,6 +290,11 @@ def test_a_solo_games_end_speaks_to_its_one_player(game: Any, lang: str) -> None
         assert t(f"topdrop.rating.{said}", lang) in told
         assert re.search(team[lang], told) is None, told
     assert t("topdrop.table.won_solo", lang) in told
+    # She leaves: the game is lost, and the table says she left (nobody else to have been stuck).
+    state = game.new_game(game.validate_options({}), [A], {"first_player": A}, random.Random(0))
+    _, applied = step(game, state, 1, 0, {"do": "leave", "player": A})
+    told = table.table_embed(game.view_for(applied.state, None), [], lang, names, {}).description or ""
+    assert t("topdrop.table.end.left", lang, name="Ann") in told and "—" not in told
 
 
 def test_the_pile_picture_is_a_png_of_the_public_pile() -> None:
