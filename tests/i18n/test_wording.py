@@ -90,10 +90,11 @@ def test_french_speaks_to_the_reader_as_vous_and_german_as_du():
 
 
 # Toppo has no hand: each player's own deck (pioche, Stapel) and line; its terms, one per thing (a top is
-# "toppé", never "couvert"; a match "une carte identique", never "assortir"; the display "l'étalage").
+# "toppé", never "couvert"; a match "une carte identique", never "assortir"; the display "l'étalage"); and a
+# player's gender is not guessed ("est parti").
 TOPPO_OTHER_TERMS = {
     "en": r"\bhands?\b",
-    "fr": r"\bmains?\b|couvr|assort|rangée",
+    "fr": r"\bmains?\b|couvr|assort|rangée|\best parti\b",
     "de": r"\bHand\b|\bHänden?\b|überdeck",
 }
 
