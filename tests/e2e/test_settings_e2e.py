@@ -66,11 +66,11 @@ async def test_a_server_cap_below_the_bots_limits_its_open_games(product_bot: An
     too_many = await admin.slash("settings max_games", number=product_bot.settings.max_games_per_server + 1)
     assert too_many.ephemeral and f"from 1 to {product_bot.settings.max_games_per_server}" in too_many.text
     said = await admin.slash("settings max_games", number=1)
-    assert said.ephemeral and "up to 1 games open at once" in said.text
+    assert said.ephemeral and "up to 1 game open at once" in said.text
 
     assert (await alice.slash("topdrop new", channel="general")).linked is not None
     refused = await bob.slash("topdrop new", channel="games")
-    assert refused.ephemeral and "This server has 1 games open, its most" in refused.text
+    assert refused.ephemeral and "This server has 1 game open, its most" in refused.text
     assert table.channel_messages("games") == []
 
     await admin.slash("settings max_games")  # back to the bot's limit
