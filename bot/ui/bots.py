@@ -195,6 +195,13 @@ class BotDriver:
                 del self._ready[level]  # the next one asks again
 
     async def _play(self, session_id: int, seat: str, pending: _Pending) -> None:
+        loop = asyncio.get_running_loop()
+        # What the bot is making up its mind on, and since when: a move's kind and the game's freshness. A
+        # table that moves meanwhile makes it look again; where the rules call nothing stale (another
+        # player's list saved, a STOP: the same round), the time it has spent on a move of the same kind
+        # counts towards the new one's delay, so a busy table never keeps it waiting for ever. A new turn, or
+        # a new display in Toppo, is a new decision with its whole delay.
+        thinking: tuple[str, Any, float] | None = None
         try:
             while not self._closed:
                 pending.changed = False
@@ -207,16 +214,22 @@ class BotDriver:
                 move = await self._choose(Level(spec["level"]), seen, bot_rng(int(spec["seed"]), version))
                 if move is None:
                     if pending.changed:
+                        thinking = None
                         continue
                     return
-                wait = max(0.0, move.delay) * self._pace()
-                pending.due = asyncio.get_running_loop().time() + wait
+                about = (str(move.action.get("do")), await self._sessions().freshness(session_id))
+                if thinking is None or thinking[:2] != about:
+                    thinking = (*about, loop.time())
+                spent = loop.time() - thinking[2]
+                wait = max(0.0, max(0.0, move.delay) * self._pace() - spent)
+                pending.due = loop.time() + wait
                 try:
                     await asyncio.sleep(wait)
                 finally:
                     pending.due = None
                 if not await self._still_legal(session_id, seat, version, move.action):
                     continue  # the table moved on and this move no longer stands: look again
+                thinking = None
                 try:
                     await self._act(session_id, seat, move.action)
                 except GameError as error:

@@ -17,9 +17,13 @@ import pytest
 from bot.engine.bots import Level, Move, Seen, of_kind
 from bot.engine.sessions import ActResult, SessionManager
 from bot.games.skeleton import GAME, Skeleton
+from bot.games.topstop import TopStop
+from bot.games.topstop.bots import make_bot as make_topstop_bot
 from bot.i18n import LANGUAGES
 from bot.store import Store
+from bot.ui import bots
 from bot.ui.bots import BOT_NAMES, BotDriver, bot_name
+from bot.words import WordService
 
 HOST = "111111111111111111"
 PACE = 0.001
@@ -311,3 +315,60 @@ async def test_a_policy_warms_its_data_once_in_a_worker_thread_while_the_loop_ru
     assert policy.released and policy.warmed_in and policy.warmed_in[0] != loop_thread
     assert len(policy.warmed_in) == 1 and policy.chosen_warm == [True]
     await manager.cancel(session)
+
+
+class Writing:
+    """Top Stop's hard bot, its every move made after `delay` (game) seconds."""
+
+    level = Level.HARD
+
+    def __init__(self, words: Any, delay: float) -> None:
+        self.policy, self.delay = make_topstop_bot(Level.HARD, words), delay
+
+    def choose(self, seen: Seen, rng: random.Random) -> Move | None:
+        move = self.policy.choose(seen, rng)
+        return None if move is None else Move(move.action, self.delay)
+
+
+async def test_a_table_moving_without_staling_the_move_keeps_the_time_already_spent_on_it(
+    database, monkeypatch
+):
+    """Another player's list saved while the bot waits to save its own: once its wait is over the bot looks
+    again (the table moved), and as what the rules call fresh has not changed, the time it has spent counts:
+    it saves at once instead of waiting its whole delay again (each list saved at a busy table put its own
+    off by another delay)."""
+    waits: list[float] = []  # each wait the driver begins, in seconds
+
+    class Recorded(bots._Pending):
+        def __setattr__(self, name: str, value: Any) -> None:
+            if name == "due" and value is not None:
+                waits.append(value - asyncio.get_running_loop().time())
+            super().__setattr__(name, value)
+
+    monkeypatch.setattr(bots, "_Pending", Recorded)
+    words = WordService()
+    store = await Store.open(database)
+    manager = SessionManager(store, {"topstop": TopStop(words)})
+    await manager.start()
+    try:
+        record = await manager.open_lobby(1, 10, "topstop", HOST, {"language": "en"}, "Host")
+        await manager.add_bot(record.id, HOST, "hard", lambda seat: bot_name(seat, Level.HARD, "en"))
+        (await manager.session(record.id)).setup = {"first_player": HOST}
+        await manager.start_game(record.id, HOST)
+        delay = 0.3
+        table = Table(manager, lambda level: Writing(words, delay=delay / PACE))
+        result = await manager.act(record.id, HOST, {"do": "spin", "letter": "B"})
+        table.driver.poke(result.session)
+        fresh = await manager.freshness(record.id)
+        mine = {"do": "submit", "words": ["bake", "bind", "blend", "boil", "brew"], **fresh}
+        result = await manager.act(record.id, HOST, mine)  # while the bot waits
+        assert await manager.freshness(record.id) == fresh  # nothing the bot chose is stale
+        table.driver.poke(result.session)
+        await table.quiet()
+        assert table.acted and table.acted[0][1]["do"] == "submit"  # its list (a chunk at a time)
+        first, again = waits[:2]  # its first chunk: chosen, then chosen again once the table had moved
+        assert first == pytest.approx(delay, abs=0.05) and again < delay / 3
+        table.driver.close()
+    finally:
+        await manager.close()
+        await store.close()
