@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bench.bench_bots_topstop import play
 from bot.engine.bots import LEVELS, Level, Move, Seen
 from bot.engine.errors import GameError
 from bot.engine.game import Game, step
@@ -355,3 +356,17 @@ def test_out_of_words_on_a_poor_letter_a_bot_calls_stop_once_its_list_is_worth_t
         1
     ].state
     assert bot.choose(seen(game, state, "bot"), random.Random(0)) is None
+
+
+def test_two_hard_bots_do_not_tie_round_after_round(words: WordService) -> None:
+    """A perfect list at every round made two hard bots tie at every round, through tiebreak after tiebreak
+    (22 rounds on average, up to 73, for a target 10 full rounds away): one round in five hard is one word
+    short, so their games end near the target's own pace, in every language."""
+    game = TopStop(words)
+    lengths = []
+    for index in range(12):
+        bots = {seat: make_bot(Level.HARD, words) for seat in ("p1", "p2")}
+        state = play(game, {"language": ("en", "fr", "de")[index % 3]}, bots, seed=index)
+        assert state.phase == "over" and len(state.winners) == 1
+        lengths.append(len(game.view_for(state, None)["history"]))
+    assert max(lengths) <= 25 and sum(lengths) / len(lengths) <= 16
