@@ -7,7 +7,8 @@ nothing to dispute), its bots at a tiny pace.
 
 Generic: the games come from the registry (those with `bots=` and a table), so a game whose policy merges is
 checked here without a line of its own. The person's seat is played by the test through the same manager
-path as the bots' (with the game's easy policy): what a person clicks is each game's own e2e test's matter.
+path as the bots' (with the game's easy policy): what a person clicks is each game's own e2e test's matter;
+one whole game, Top Drop's with a bot teammate, is also clicked through by the person, in each language.
 """
 
 from __future__ import annotations
@@ -18,13 +19,16 @@ import signal
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from bot.engine.bots import Level, Seen, is_bot
 from bot.engine.sessions import _restore
 from bot.games import GameInfo, games_with_a_table
+from bot.games.topdrop.cards import ACTIONS
 from bot.i18n import t
 from bot.store import Store
+from cogs.topdrop.table import action_label
 
 from .conftest import requires_product
 from .driver import Table
@@ -356,3 +360,57 @@ async def logged_versions(database: Path | str, session_id: int) -> int:
         return len(await store.actions.for_session(session_id))
     finally:
         await store.close()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_one_person_clicks_a_whole_top_drop_game_with_a_hard_bot_as_teammate(
+    product_bot: Any, table: Table, lang: str
+) -> None:
+    """The person's side through Discord itself, as a player would: the table's menu of who starts, then each
+    turn from their console (its first playable card, or first an action card when no card can go on the
+    pile, then Play), while the bot plays its own turns, until the game ends, won or lost."""
+    await speak(table, lang)
+    alice = table.user("alice", locale=lang)
+    reply = await alice.slash("topdrop new", bots=1, level="hard", quiet=False)
+    assert reply.ephemeral and reply.linked is not None
+    board = await table.wait_for_message(
+        lambda m: "Top Drop — " in m.text and m.id != reply.linked.id and bool(m.selects), what="the table"
+    )
+    await alice.select(board, f"{alice.id}-up")  # the team's choice: she starts, the pile going up
+    opened = await alice.click(board, t("topdrop.button.hand", lang))
+    assert opened.message is not None and opened.message.ephemeral
+    console = opened.message
+    actions = {action_label(kind, wild, lang) for kind in ACTIONS for wild in (False, True)}
+
+    def pressable(labels: set[str] | None = None) -> list[str]:
+        """The console's buttons she may press now: its cards (numbers), or those of `labels`."""
+        return [
+            b["label"]
+            for b in console.buttons
+            if not b.get("disabled") and (b["label"].isdigit() if labels is None else b["label"] in labels)
+        ]
+
+    record = await product_bot.sessions.open_in_channel(table.channel_id)
+    assert record is not None
+    turns = 0
+    deadline = asyncio.get_running_loop().time() + PLAY_WITHIN
+    while True:
+        assert asyncio.get_running_loop().time() < deadline, "the game did not finish"
+        await table.fake.wait_until(
+            lambda: bool(pressable() or pressable(actions)) or not board.buttons, within=10, what="her turn"
+        )
+        if not board.buttons:
+            break  # the final table
+        if not pressable():
+            await alice.click(console, pressable(actions)[0])  # an action card first
+        if pressable():
+            await alice.click(console, pressable()[0])
+        [play] = [b["label"] for b in console.buttons if b.get("style") == discord.ButtonStyle.success.value]
+        await alice.click(console, play)
+        turns += 1
+    await table.settle()
+    finished = await product_bot.sessions.session(record.id)
+    assert finished.status == "finished" and turns >= 1, turns
+    logged = await product_bot.store.actions.for_session(record.id)
+    assert [entry.player for entry in logged if entry.action.get("do") == "turn"].count("bot:1") >= 1
+    never_mentioned(table.fake)
