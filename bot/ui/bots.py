@@ -217,7 +217,11 @@ class BotDriver:
                         thinking = None
                         continue
                     return
-                about = (str(move.action.get("do")), await self._sessions().freshness(session_id))
+                try:
+                    fresh = await self._sessions().freshness(session_id)
+                except GameError:
+                    return  # the game ended meanwhile
+                about = (str(move.action.get("do")), fresh)
                 if thinking is None or thinking[:2] != about:
                     thinking = (*about, loop.time())
                 spent = loop.time() - thinking[2]
