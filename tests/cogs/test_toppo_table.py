@@ -191,13 +191,18 @@ def test_a_wrong_top_is_announced_with_its_penalty(game: Any) -> None:
     assert "Last: **Bob** took 5 penalty cards." in (console.embed.description or "")
 
 
-def test_between_games_the_console_says_the_right_toppo_as_a_toppo_not_a_penalty(game: Any) -> None:
+def ann_tops_out_the_first_game(game: Any) -> tuple[Any, list[Any]]:
+    """A series of two: Ann reveals twice, tops, and calls toppo rightly: the first game is over."""
     state = started(game, games=2)
     state, _ = act(game, state, A, do="restart")
     for _ in range(2):
         state, _ = act(game, state, A, do="reveal")
     state, _ = act(game, state, A, do="top", order=[1, 2, 0])
-    state, _ = act(game, state, A, do="toppo")
+    return act(game, state, A, do="toppo")
+
+
+def test_between_games_the_console_says_the_right_toppo_as_a_toppo_not_a_penalty(game: Any) -> None:
+    state, _ = ann_tops_out_the_first_game(game)
     for player in (A, B):
         said = table.console(SESSION, game.view_for(state, player), "en", names).embed.description or ""
         assert "Last: **Ann** called toppo rightly." in said
@@ -232,12 +237,7 @@ def test_a_penalty_with_no_card_left_to_take_is_said_without_a_count(game: Any) 
 
 
 def test_the_series_shows_each_game_and_the_running_totals_and_the_chooser_picks_the_size(game: Any) -> None:
-    state = started(game, games=2)
-    state, _ = act(game, state, A, do="restart")
-    for _ in range(2):
-        state, _ = act(game, state, A, do="reveal")
-    state, _ = act(game, state, A, do="top", order=[1, 2, 0])
-    state, events = act(game, state, A, do="toppo")
+    state, events = ann_tops_out_the_first_game(game)
     view = game.view_for(state, None)
     text = table.table_embed(view, events, "en", names, {})
     described = text.description or ""

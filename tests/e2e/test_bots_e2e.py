@@ -243,16 +243,17 @@ async def bots_awaited(database: Path | str, info: GameInfo, session_id: int) ->
     return False
 
 
-async def bot_moves(database: Path | str, session_id: int) -> list[str]:
+async def logged(database: Path | str, session_id: int) -> list[Any]:
+    """The session's action log, as the store holds it."""
     store = await Store.open(database)
     try:
-        return [
-            entry.action["do"]
-            for entry in await store.actions.for_session(session_id)
-            if is_bot(entry.player)
-        ]
+        return list(await store.actions.for_session(session_id))
     finally:
         await store.close()
+
+
+async def bot_moves(database: Path | str, session_id: int) -> list[str]:
+    return [entry.action["do"] for entry in await logged(database, session_id) if is_bot(entry.player)]
 
 
 async def until(what: str, check: Any) -> None:
@@ -343,23 +344,11 @@ async def test_a_bot_whose_move_was_pending_when_the_process_was_killed_plays_it
         return await session_status(database, session_id) == "finished"
 
     await until("the game did not end once no person was left", finished)
-    store = await Store.open(database)
-    try:
-        last = (await store.actions.for_session(session_id))[-1]
-    finally:
-        await store.close()
+    last = (await logged(database, session_id))[-1]
     assert "leave" in await bot_moves(database, session_id) or last.player == str(alice.id)
     await table.settle()
     never_mentioned(fake_discord)
     assert await second.stop(signal.SIGTERM) == 0
-
-
-async def logged_versions(database: Path | str, session_id: int) -> int:
-    store = await Store.open(database)
-    try:
-        return len(await store.actions.for_session(session_id))
-    finally:
-        await store.close()
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
