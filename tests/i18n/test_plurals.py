@@ -66,7 +66,9 @@ def test_every_choice_gives_the_forms_its_language_uses(lang):
             choices += 1
             forms = plural_forms(choice.group(2))
             assert {"one", "other"} <= set(forms) <= categories, f"{lang} {key}: {choice.group(0)}"
-            assert f"{{{choice.group(1)}}}" in text, f"{lang} {key}: a choice by a count the text does not say"
+            assert f"{{{choice.group(1)}}}" in text, (
+                f"{lang} {key}: a choice by a count the text does not say"
+            )
     assert choices >= 40
 
 
